@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "PresentationModel",
+  products: [
+    .library(name: "PresentationModel", targets: ["PresentationModel"]),
+    .library(name: "PresentationModelTesting", targets: ["PresentationModelTesting"]),
+  ],
+  targets: [
+    .target(name: "PresentationModel"),
+    .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
+    .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel"]),
+    .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// Every target is built the same strict way.
+for target in package.targets {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("InternalImportsByDefault"),
+      .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

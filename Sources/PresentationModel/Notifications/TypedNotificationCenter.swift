@@ -1,0 +1,345 @@
+internal import Synchronization
+
+/// Delivers typed notifications to observers, in registration order, from any thread.
+///
+/// ```swift
+/// struct SelectionChanged: TypedNotification {
+///   let selectedIndex: Int?
+/// }
+///
+/// final class MenuModel: Sendable {
+///   init(center: TypedNotificationCenter) {
+///     // Held weakly: ends by itself when this model deinitialises.
+///     center.observe(SelectionChanged.self, owner: self) { model, note in
+///       model.selectionDidChange(to: note.selectedIndex)
+///     }
+///   }
+///   func selectionDidChange(to index: Int?) {}
+/// }
+///
+/// let center = TypedNotificationCenter()
+/// let menu = MenuModel(center: center)
+/// center.post(SelectionChanged(selectedIndex: 2))
+/// _ = menu
+/// ```
+///
+/// > Note: Guarantees you may rely on:
+/// > - Every method may be called from any thread; no lock is held while an observer runs.
+/// > - Observers of one notification type run in the order they were registered.
+/// > - A handler may post, observe and cancel. A nested post is delivered completely before the
+/// >   outer post continues; an observer added during a delivery does not receive that delivery;
+/// >   an observer cancelled (or whose owner deinitialised) during a delivery is not called after.
+/// > - The center never retains an owner or a sender. Registrations whose owner died are never
+/// >   called again and are not counted; their storage is reclaimed lazily.
+/// > - Posting to existing observers does not allocate; ending a registration is amortised O(1).
+public final class TypedNotificationCenter: Sendable {
+  /// The process-wide center, for apps that want a single one.
+  public static let `default` = TypedNotificationCenter()
+
+  /// How deeply posts may nest on one thread before a debug build stops with a message naming the
+  /// notification type. Release builds do not check.
+  public static let maximumNestedPostDepth = 100
+
+  private struct State {
+    var channels: [ObjectIdentifier: AnyChannel] = [:]
+  }
+
+  private let state = Mutex(State())
+
+  /// Creates an empty center.
+  public init() {}
+
+  deinit {
+    let all = state.withLock { state in
+      defer { state.channels = [:] }
+      return state.channels.values.flatMap { $0.removeAll() }
+    }
+    // The weak `center` reference in each registration is already nil here, so `end()` only
+    // marks it ended and finishes async sequences.
+    for registration in all { registration.end() }
+  }
+
+  // MARK: Posting
+
+  /// Delivers `notification` to every live observer of its type that does not filter by sender.
+  ///
+  /// Observers run synchronously on the calling thread, in registration order, before `post`
+  /// returns; main-actor observers run synchronously when the caller is on the main thread and are
+  /// enqueued on the main queue (in order) otherwise. Posting a type nobody observes is a cheap
+  /// no-op.
+  public func post<N: TypedNotification>(_ notification: N) {
+    deliver(notification, senderID: nil)
+  }
+
+  /// Delivers `notification` as sent by `sender`: observers without a sender filter and those
+  /// filtering for this very object receive it.
+  ///
+  /// The sender is compared by identity and never retained.
+  public func post<N: TypedNotification>(_ notification: N, from sender: AnyObject) {
+    deliver(notification, senderID: ObjectIdentifier(sender))
+  }
+
+  @inline(__always)
+  private func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
+    let key = ObjectIdentifier(N.self)
+    let snapshot = state.withLock { state -> ContiguousArray<Registration<N>>? in
+      guard let channel = state.channels[key] else { return nil }
+      return unsafeDowncast(channel, to: Channel<N>.self).entries
+    }
+    guard let snapshot else { return }
+    #if DEBUG
+      RecursionGuard.enter(N.self)
+      defer { RecursionGuard.leave() }
+    #endif
+    for registration in snapshot {
+      registration.deliver(notification, senderID: senderID)
+    }
+  }
+
+  // MARK: Observing with an owner
+
+  /// Calls `handler` with `owner` and each notification of type `type`, for as long as `owner`
+  /// lives.
+  ///
+  /// The owner is held weakly and handed to the handler strongly for the duration of each call,
+  /// so the handler needs no `[weak self]`. The registration ends by itself when the owner
+  /// deinitialises. Keep the returned token only to end it earlier; discarding it does not end it.
+  ///
+  /// ```swift
+  /// struct Saved: TypedNotification {}
+  /// final class StatusBar: Sendable {
+  ///   func showSaved() {}
+  /// }
+  /// let center = TypedNotificationCenter()
+  /// let bar = StatusBar()
+  /// center.observe(Saved.self, owner: bar) { bar, _ in bar.showSaved() }
+  /// center.post(Saved())
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The notification type to observe.
+  ///   - owner: The object whose lifetime bounds the observation. Never retained by the center. An
+  ///     owner that is already deinitialising yields an ended token and registers nothing.
+  ///   - sender: When given, only notifications posted `from:` this very object are delivered; the
+  ///     observation ends when the sender deinitialises.
+  ///   - handler: Runs on the posting thread. Capturing `owner` strongly in it would keep the owner
+  ///     alive forever; use the `owner` argument instead.
+  /// - Returns: A token that can end the observation early.
+  @discardableResult
+  public func observe<Owner: AnyObject & Sendable, N: TypedNotification>(
+    _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @Sendable (Owner, N) -> Void
+  ) -> ObserverToken {
+    register(
+      owner: owner, sender: sender, flags: 0, fileID: fileID, line: line,
+      handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
+  }
+
+  /// Calls `handler` on the main actor with `owner` and each notification of type `type`, for as
+  /// long as `owner` lives.
+  ///
+  /// Use this for UI owners: the handler may touch `@MainActor` state directly. A post made on the
+  /// main thread delivers synchronously, in order with the other observers; a post from elsewhere
+  /// enqueues the delivery on the main queue, in the order of posting. Liveness is checked again
+  /// when an enqueued delivery runs, so an observer cancelled in between is not called.
+  @discardableResult
+  public func observeOnMainActor<Owner: AnyObject & Sendable, N: TypedNotification>(
+    _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @MainActor @Sendable (Owner, N) -> Void
+  ) -> ObserverToken {
+    register(
+      owner: owner, sender: sender, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line,
+      handler: .owned { owner, notification in
+        let owner = unsafeDowncast(owner, to: Owner.self)  // Sendable from here on.
+        MainActor.assumeIsolated { handler(owner, notification) }
+      })
+  }
+
+  // MARK: Observing with a token
+
+  /// Calls `handler` with each notification of type `type` until the returned token is cancelled
+  /// or released.
+  ///
+  /// ```swift
+  /// struct Tick: TypedNotification {}
+  /// let center = TypedNotificationCenter()
+  /// let token = center.observe(Tick.self) { _ in print("tick") }
+  /// center.post(Tick())
+  /// token.cancel()
+  /// ```
+  ///
+  /// - Returns: The token that keeps the observation alive. Releasing it ends the observation, so
+  ///   the compiler warns when the result is unused.
+  public func observe<N: TypedNotification>(
+    _ type: N.Type, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @Sendable (N) -> Void
+  ) -> ObserverToken {
+    register(owner: nil, sender: sender, flags: 0, fileID: fileID, line: line, handler: .plain(handler))
+  }
+
+  /// Calls `handler` on the main actor with each notification of type `type` until the returned
+  /// token is cancelled or released. Delivery follows the rules of
+  /// ``observeOnMainActor(_:owner:from:fileID:line:_:)``.
+  public func observeOnMainActor<N: TypedNotification>(
+    _ type: N.Type, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @MainActor @Sendable (N) -> Void
+  ) -> ObserverToken {
+    register(
+      owner: nil, sender: sender, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line,
+      handler: .plain { notification in MainActor.assumeIsolated { handler(notification) } })
+  }
+
+  // MARK: One-shot
+
+  /// Calls `handler` with the next notification of type `type` only, then ends the observation.
+  ///
+  /// Exactly one call happens even when several threads post at once. Releasing or cancelling the
+  /// token before a notification arrives ends it without a call.
+  public func observeOnce<N: TypedNotification>(
+    _ type: N.Type, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @Sendable (N) -> Void
+  ) -> ObserverToken {
+    register(
+      owner: nil, sender: sender, flags: RegistrationCore.Flag.oneShot, fileID: fileID, line: line,
+      handler: .plain(handler))
+  }
+
+  /// Calls `handler` with `owner` and the next notification of type `type` only, then ends the
+  /// observation; it also ends if `owner` deinitialises first.
+  @discardableResult
+  public func observeOnce<Owner: AnyObject & Sendable, N: TypedNotification>(
+    _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @Sendable (Owner, N) -> Void
+  ) -> ObserverToken {
+    register(
+      owner: owner, sender: sender, flags: RegistrationCore.Flag.oneShot, fileID: fileID, line: line,
+      handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
+  }
+
+  // MARK: Async sequence
+
+  /// An async sequence of the notifications of type `type` posted from now on.
+  ///
+  /// The registration is made by this call, so nothing posted after it returns is missed, even
+  /// before iteration starts. It ends when the consuming task is cancelled, when the sequence and
+  /// every iterator made from it are released, when `token` of the sequence is cancelled, or when
+  /// the center deinitialises (the sequence then finishes).
+  ///
+  /// ```swift
+  /// struct Progress: TypedNotification { let fraction: Double }
+  /// func follow(_ center: TypedNotificationCenter) async {
+  ///   for await progress in center.notifications(of: Progress.self, bufferingPolicy: .bufferingNewest(1)) {
+  ///     print(progress.fraction)
+  ///     if progress.fraction >= 1 { break }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameter bufferingPolicy: What happens when notifications arrive faster than the consumer
+  ///   takes them. See ``NotificationBufferingPolicy``; there is deliberately no default.
+  public func notifications<N: TypedNotification>(
+    of type: N.Type, from sender: AnyObject? = nil, bufferingPolicy: NotificationBufferingPolicy,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> TypedNotificationSequence<N> {
+    let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
+    let token = register(
+      owner: nil, sender: sender, flags: RegistrationCore.Flag.stream, fileID: fileID, line: line,
+      handler: .stream(continuation))
+    continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
+    return TypedNotificationSequence(stream: stream, token: token)
+  }
+
+  // MARK: Introspection
+
+  /// The number of live registrations for `type`: not cancelled, and whose owner (and sender
+  /// filter, if any) is still alive.
+  public func observerCount<N: TypedNotification>(for type: N.Type) -> Int {
+    let key = ObjectIdentifier(N.self)
+    let snapshot = state.withLock { state -> ContiguousArray<Registration<N>>? in
+      guard let channel = state.channels[key] else { return nil }
+      return unsafeDowncast(channel, to: Channel<N>.self).entries
+    }
+    var live = 0
+    for registration in snapshot ?? [] {
+      if registration.isLive {
+        live += 1
+      } else if !registration.hasEnded {
+        registration.end()  // Owner or sender died unnoticed: reclaim it now.
+      }
+    }
+    return live
+  }
+
+  /// Every live registration, grouped by notification type (types sorted by name) and in
+  /// registration order within a type.
+  ///
+  /// Each ``RegistrationInfo`` names the `observe` call that made it, so a test that expects no
+  /// observers can say where a leftover one came from.
+  public var registrations: [RegistrationInfo] {
+    let groups = state.withLock { state in state.channels.values.map(\.registrationsInOrder) }
+    // Stable across runs: types sorted by name, registration order within a type.
+    let sortedGroups = groups.compactMap { group in
+      group.first.map { (name: String(reflecting: $0.notificationType), registrations: group) }
+    }.sorted { $0.name < $1.name }
+    var result: [RegistrationInfo] = []
+    for registration in sortedGroups.lazy.flatMap(\.registrations) {
+      if registration.isLive {
+        result.append(registration.info)
+      } else if !registration.hasEnded {
+        registration.end()  // Owner or sender died unnoticed: reclaim it now.
+      }
+    }
+    return result
+  }
+
+  // MARK: Registration bookkeeping
+
+  private func register<N: TypedNotification>(
+    owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
+    handler: Registration<N>.Handler
+  ) -> ObserverToken {
+    let registration = Registration<N>(
+      center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line, handler: handler)
+    let token = ObserverToken(registration: registration)
+    // An owner already deinitialising cannot be referenced weakly: the weak load is nil at once.
+    if (owner != nil && registration.owner == nil) || (sender != nil && registration.sender == nil) {
+      _ = registration.markEnded()
+      return token
+    }
+    let key = ObjectIdentifier(N.self)
+    let foundDead = state.withLock { state -> [RegistrationCore] in
+      let channel: Channel<N>
+      if let existing = state.channels[key] {
+        channel = unsafeDowncast(existing, to: Channel<N>.self)
+      } else {
+        channel = Channel<N>()
+        state.channels[key] = channel
+      }
+      channel.entries.append(registration)
+      guard channel.entries.count >= channel.sweepThreshold else { return [] }
+      return channel.compact()
+    }
+    for registration in foundDead { registration.didEnd() }
+    return token
+  }
+
+  /// Records that `registration` ended; compacts its channel once half of it has ended.
+  func registrationDidEnd(_ registration: RegistrationCore) {
+    let key = ObjectIdentifier(registration.notificationType)
+    let foundDead = state.withLock { state -> [RegistrationCore] in
+      guard let channel = state.channels[key] else { return [] }
+      channel.endedCount += 1
+      guard channel.endedCount * 2 >= channel.count else { return [] }
+      let foundDead = channel.compact()
+      if channel.count == 0 { state.channels[key] = nil }
+      return foundDead
+    }
+    for registration in foundDead { registration.didEnd() }
+  }
+}
