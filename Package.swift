@@ -12,6 +12,7 @@ let package = Package(
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
     .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
+    .testTarget(name: "ReliabilityTests", dependencies: ["PresentationModel"]),
   ],
   swiftLanguageModes: [.v6]
 )
