@@ -1,5 +1,4 @@
 import PresentationModel
-import Synchronization
 
 /// The notification the stress threads post. `post` is the ticket drawn just before `post(_:)` was
 /// called, which identifies the post and orders it against every other recorded event.
@@ -73,7 +72,7 @@ final class StressObserver: Sendable {
   let kind: Kind
   let behavior: Behavior
   let deliveries = LockedList<StressDelivery>()
-  private let lifecycle = Mutex(Lifecycle())
+  private let lifecycle = Locked(Lifecycle())
 
   init(id: Int, kind: Kind, behavior: Behavior) {
     self.id = id

@@ -1,8 +1,6 @@
-import Synchronization
-
 /// An append-only list that any thread may add to; read once the writers are done.
 final class LockedList<Element: Sendable>: Sendable {
-  private let elements = Mutex<[Element]>([])
+  private let elements = Locked<[Element]>([])
 
   func append(_ element: Element) {
     elements.withLock { $0.append(element) }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs `body` on `count` freshly started `Thread`s (real OS threads, not the cooperative pool)
 /// and resumes once every one of them has returned.
@@ -25,10 +24,10 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (_ threadIndex: Int)
 
 /// A thread-safe counter that says which decrement was the last.
 private final class Countdown: Sendable {
-  private let value: Mutex<Int>
+  private let value: Locked<Int>
 
   init(_ value: Int) {
-    self.value = Mutex(value)
+    self.value = Locked(value)
   }
 
   func decrementReachesZero() -> Bool {

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the concurrency tests (ReliabilityTests and the core's PresentationModelTests) under
+# ThreadSanitizer, and the same tests under AddressSanitizer (with LeakSanitizer). Any sanitizer
+# report fails the run, even one that did not change a test's outcome.
+#
+# Each sanitizer builds into its own scratch directory (.build/tsan, .build/asan) so the plain
+# debug build in .build is left alone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s\n' "$*"; }
+
+# run_sanitized LOG PATTERN COMMAND...: runs COMMAND, keeping its output in LOG; fails when the
+# command fails or when its output contains PATTERN (a sanitizer report).
+run_sanitized() {
+  local log=$1 pattern=$2
+  shift 2
+  local status=0 started=$SECONDS
+  "$@" >"$log" 2>&1 || status=$?
+  cat "$log"
+  local reports
+  reports=$(grep -c -E "$pattern" "$log" || true)
+  printf -- '--- %s: exit status %d, sanitizer reports %d, %d s\n' "$*" "$status" "$reports" $((SECONDS - started))
+  if [ "$reports" -ne 0 ] || [ "$status" -ne 0 ]; then
+    exit 1
+  fi
+}
+
+mkdir -p .build
+filters=(--filter '^ReliabilityTests\.' --filter '^PresentationModelTests\.')
+
+step "ThreadSanitizer: ReliabilityTests + PresentationModelTests"
+# halt_on_error: the first race ends the process with a failure instead of a warning.
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
+  run_sanitized .build/tsan.log "WARNING: ThreadSanitizer" \
+  swift test --sanitize=thread --scratch-path .build/tsan "${filters[@]}"
+
+step "AddressSanitizer + LeakSanitizer: ReliabilityTests + PresentationModelTests"
+ASAN_OPTIONS="halt_on_error=1 detect_leaks=1 ${ASAN_OPTIONS:-}" \
+  LSAN_OPTIONS="suppressions=$PWD/.ci/lsan-suppressions.txt print_suppressions=0 ${LSAN_OPTIONS:-}" \
+  run_sanitized .build/asan.log "ERROR: (AddressSanitizer|LeakSanitizer)" \
+  swift test --sanitize=address --scratch-path .build/asan "${filters[@]}"
