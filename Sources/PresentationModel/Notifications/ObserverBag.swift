@@ -22,29 +22,19 @@ public final class ObserverBag: Sendable {
     cancelAll()
   }
 
-  /// Runs `body` under the lock; every access to `tokens` goes through here.
-  @inline(__always)
-  private func withTokens<Result: Sendable>(_ body: (inout [ObserverToken]) -> Result) -> Result {
-    tokens.withLock { tokens in
-      ThreadSanitizerAnnotations.lockAcquired(self)
-      defer { ThreadSanitizerAnnotations.lockReleasing(self) }
-      return body(&tokens)
-    }
-  }
-
   /// The number of tokens held.
-  public var count: Int { withTokens { $0.count } }
+  public var count: Int { tokens.withLock { $0.count } }
 
   /// Adds `token`; adding the same token twice holds it once.
   public func insert(_ token: ObserverToken) {
-    withTokens { tokens in
+    tokens.withLock { tokens in
       if !tokens.contains(where: { $0 === token }) { tokens.append(token) }
     }
   }
 
   /// Cancels every token held and empties the bag.
   public func cancelAll() {
-    let taken = withTokens { tokens in
+    let taken = tokens.withLock { tokens in
       defer { tokens = [] }
       return tokens
     }

@@ -46,21 +46,11 @@ public final class TypedNotificationCenter: Sendable {
 
   private let state = Mutex(State())
 
-  /// Runs `body` under the lock; every access to `state` goes through here.
-  @inline(__always)
-  private func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
-    state.withLock { state in
-      ThreadSanitizerAnnotations.lockAcquired(self)
-      defer { ThreadSanitizerAnnotations.lockReleasing(self) }
-      return body(&state)
-    }
-  }
-
   /// Creates an empty center.
   public init() {}
 
   deinit {
-    let all = withState { state in
+    let all = state.withLock { state in
       defer { state.channels = [:] }
       return state.channels.values.flatMap { $0.removeAll() }
     }
@@ -92,7 +82,7 @@ public final class TypedNotificationCenter: Sendable {
   @inline(__always)
   private func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
     let key = ObjectIdentifier(N.self)
-    let snapshot = withState { state -> ContiguousArray<Registration<N>>? in
+    let snapshot = state.withLock { state -> ContiguousArray<Registration<N>>? in
       guard let channel = state.channels[key] else { return nil }
       return unsafeDowncast(channel, to: Channel<N>.self).entries
     }
@@ -271,7 +261,7 @@ public final class TypedNotificationCenter: Sendable {
   /// filter, if any) is still alive.
   public func observerCount<N: TypedNotification>(for type: N.Type) -> Int {
     let key = ObjectIdentifier(N.self)
-    let snapshot = withState { state -> ContiguousArray<Registration<N>>? in
+    let snapshot = state.withLock { state -> ContiguousArray<Registration<N>>? in
       guard let channel = state.channels[key] else { return nil }
       return unsafeDowncast(channel, to: Channel<N>.self).entries
     }
@@ -292,7 +282,7 @@ public final class TypedNotificationCenter: Sendable {
   /// Each ``RegistrationInfo`` names the `observe` call that made it, so a test that expects no
   /// observers can say where a leftover one came from.
   public var registrations: [RegistrationInfo] {
-    let groups = withState { state in state.channels.values.map(\.registrationsInOrder) }
+    let groups = state.withLock { state in state.channels.values.map(\.registrationsInOrder) }
     // Stable across runs: types sorted by name, registration order within a type.
     let sortedGroups = groups.compactMap { group in
       group.first.map { (name: String(reflecting: $0.notificationType), registrations: group) }
@@ -323,7 +313,7 @@ public final class TypedNotificationCenter: Sendable {
       return token
     }
     let key = ObjectIdentifier(N.self)
-    let foundDead = withState { state -> [RegistrationCore] in
+    let foundDead = state.withLock { state -> [RegistrationCore] in
       let channel: Channel<N>
       if let existing = state.channels[key] {
         channel = unsafeDowncast(existing, to: Channel<N>.self)
@@ -342,7 +332,7 @@ public final class TypedNotificationCenter: Sendable {
   /// Records that `registration` ended; compacts its channel once half of it has ended.
   func registrationDidEnd(_ registration: RegistrationCore) {
     let key = ObjectIdentifier(registration.notificationType)
-    let foundDead = withState { state -> [RegistrationCore] in
+    let foundDead = state.withLock { state -> [RegistrationCore] in
       guard let channel = state.channels[key] else { return [] }
       channel.endedCount += 1
       guard channel.endedCount * 2 >= channel.count else { return [] }
