@@ -172,7 +172,7 @@ struct Entry<N: TypedNotification>: Sendable {
       }
       guard let senderID, senderID == ObjectIdentifier(sender) else { return true }
     }
-    if registration.has(RegistrationCore.Flag.mainActor) && !Thread.isMainThread {
+    if registration.has(RegistrationCore.Flag.mainActor) && !MainQueue.isCurrent {
       DispatchQueue.main.async { _ = call(notification, registration: registration, handler: handler) }
       return true
     }
