@@ -1,11 +1,10 @@
 public import Dispatch
-import Foundation
 
 /// A dispatch queue counts a step's delay and the main actor runs the step.
 ///
-/// On `DispatchQueue.main` the action runs in the timer's own work item. On any other queue the
-/// delay elapses there and the action then hops to the main queue; cancelling withdraws both
-/// work items, so a cancelled action never runs.
+/// The delay elapses on this queue, then the action is enqueued on the main queue, where it runs
+/// on the main actor. Cancelling withdraws both work items, so a cancelled action never runs
+/// (cancellation happens on the main actor, so it cannot race with the action).
 ///
 /// ```swift
 /// import Dispatch
@@ -18,15 +17,12 @@ import Foundation
 /// ```
 extension DispatchQueue: StepScheduler {
   public func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
-    let onMain = SendableWorkItem(DispatchWorkItem { MainActor.assumeIsolated { action() } })
-    let timer = SendableWorkItem(
-      DispatchWorkItem {
-        if Thread.isMainThread {
-          onMain.workItem.perform()  // Already on the main queue: run in this very turn.
-        } else {
-          DispatchQueue.main.async(execute: onMain.workItem)
-        }
-      })
+    // Both closures are `@Sendable` so that they are not inferred to be main-actor closures: the
+    // timer's runs on this queue, and Swift would check (and trap on) main-actor isolation there.
+    let onMain = SendableWorkItem(DispatchWorkItem { @Sendable in MainActor.assumeIsolated { action() } })
+    // Always a second hop, even from the main queue itself: "am I on the main queue?" has no
+    // reliable answer on Linux, where `dispatch_main()` hands the main queue to a worker thread.
+    let timer = SendableWorkItem(DispatchWorkItem { @Sendable in DispatchQueue.main.async(execute: onMain.workItem) })
     asyncAfter(deadline: dispatchDeadline(after: delay), execute: timer.workItem)
     return ScheduledStep {
       timer.workItem.cancel()

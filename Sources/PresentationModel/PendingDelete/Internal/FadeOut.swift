@@ -103,8 +103,9 @@ final class FadeOut {
       return .dispose(fading.widget, completions: fading.completions)
     }
     state = .fading(fading)
-    let remaining = Double(steps - index) / Double(steps)
-    return .fade(fading.widget, to: fading.startOpacity * remaining, thenSchedule: index + 1)
+    // Multiplied before dividing: exact whenever the true value is representable (1 × 3 / 4 == 0.75).
+    let opacity = fading.startOpacity * Double(steps - index) / Double(steps)
+    return .fade(fading.widget, to: opacity, thenSchedule: index + 1)
   }
 
   private func disposeNow() -> StepAction {
@@ -131,7 +132,10 @@ final class FadeOut {
       owner?.fadeOutDidDispose(self, widget: widget)
       widget.opacity = 0
       widget.dispose()
-      for completion in completions { completion(.disposed) }
+      // Completions may still look at the widget (weakly); it goes only after the last of them.
+      withExtendedLifetime(widget) {
+        for completion in completions { completion(.disposed) }
+      }
     case .ignore:
       break
     }
