@@ -43,7 +43,9 @@ private final class NodeWidget: Fadable {
     FadeCase(startOpacity: 0.75, steps: 3, duration: .milliseconds(90), expectedOpacities: [0.5, 0.25, 0]),
     FadeCase(startOpacity: 0.5, steps: 2, duration: .milliseconds(30), expectedOpacities: [0.25, 0]),
     FadeCase(startOpacity: 1, steps: 1, duration: .milliseconds(10), expectedOpacities: [0]),
-    FadeCase(startOpacity: 1, steps: 8, duration: .seconds(2), expectedOpacities: [0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125, 0]),
+    FadeCase(
+      startOpacity: 1, steps: 8, duration: .seconds(2),
+      expectedOpacities: [0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125, 0]),
   ])
   func opacityIsExactAfterEachStepAndUnchangedBetweenSteps(_ fade: FadeCase) {
     let scheduler = ManualStepScheduler()
