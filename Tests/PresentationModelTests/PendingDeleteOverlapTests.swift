@@ -224,3 +224,27 @@ import Testing
     #expect(scheduler.pendingCount == 0)
   }
 }
+
+@MainActor
+@Suite struct PendingDeleteMemoryTests {
+  @Test func manyDisposalsStillNeverDisposeALiveWidgetTwice() {
+    let scheduler = ManualStepScheduler()
+    let pendingDelete = PendingDelete(duration: .zero, scheduler: scheduler)
+    // Enough disposals, most of them deinitialising at once, to make the memory of disposed
+    // widgets drop its dead entries several times.
+    var survivors: [RecordingWidget] = []
+    for index in 0..<200 {
+      let widget = RecordingWidget("w\(index)")
+      pendingDelete.fadeOutAndDispose(widget)
+      if index.isMultiple(of: 10) { survivors.append(widget) }
+    }
+    var outcomes: [PendingDelete.Outcome] = []
+    for survivor in survivors {
+      pendingDelete.fadeOutAndDispose(survivor) { outcomes.append($0) }
+    }
+    #expect(survivors.allSatisfy { $0.disposeCount == 1 })
+    #expect(outcomes == Array(repeating: .disposed, count: survivors.count))
+    #expect(pendingDelete.pendingCount == 0)
+    #expect(scheduler.pendingCount == 0)
+  }
+}

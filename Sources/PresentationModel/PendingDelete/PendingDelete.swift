@@ -1,4 +1,4 @@
-public import Dispatch
+public import Dispatch  // `DispatchQueue.main` is the default scheduler.
 
 /// Fades widgets out in timed steps, then disposes each exactly once and lets go of it, so its
 /// `deinit` can run and its owner-bound observers end.
