@@ -122,7 +122,7 @@ import Testing
     #expect(scheduler.pendingCount == 0)
   }
 
-  @Test func advancingBackwardsIsAPreconditionFailureThatSaysSo() async {
+  @Test(.timeLimit(.minutes(1))) func advancingBackwardsIsAPreconditionFailureThatSaysSo() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       await MainActor.run { ManualStepScheduler().advance(by: .milliseconds(-1)) }
     }

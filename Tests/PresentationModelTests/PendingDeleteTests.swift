@@ -178,7 +178,7 @@ private final class NodeWidget: Fadable {
     #expect(scheduler.pendingCount == 0)
   }
 
-  @Test func stepsBelowOneIsAPreconditionFailureThatSaysSo() async {
+  @Test(.timeLimit(.minutes(1))) func stepsBelowOneIsAPreconditionFailureThatSaysSo() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       await MainActor.run {
         _ = PendingDelete(duration: .milliseconds(100), steps: 0, scheduler: ManualStepScheduler())
