@@ -71,10 +71,7 @@ public struct LeakReport: Sendable, CustomStringConvertible {
   /// One line per survivor after a summary; `No leaks among N tracked objects` when there are none.
   public var description: String {
     guard hasLeaks else { return "No leaks among \(trackedCount) tracked objects" }
-    let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
-    let header =
-      "\(survivors.count) of \(trackedCount) tracked objects still alive after "
-      + "\((seconds * 100).rounded() / 100) s:"
+    let header = "\(survivors.count) of \(trackedCount) tracked objects still alive after \(waited.roundedSeconds) s:"
     return ([header] + survivors.map { "- \($0)" }).joined(separator: "\n")
   }
 }

@@ -1,13 +1,12 @@
 /// The wording of harness failures, shared by both test frameworks.
 enum LeakMessages {
   static func survivor(_ survivor: LeakReport.Survivor, waited: Duration) -> String {
-    let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
     let holders =
       survivor.retainingPaths.isEmpty
       ? "No tracked object holds it in a stored property: look for a closure capturing it, "
         + "a strong delegate, or an owner that was not tracked."
       : "Still held by " + survivor.retainingPaths.joined(separator: ", ") + "."
-    return "Leaked \(survivor.typeName): still alive \((seconds * 100).rounded() / 100) s after the test ended "
+    return "Leaked \(survivor.typeName): still alive \(waited.roundedSeconds) s after the test ended "
       + "(tracked at \(survivor.site.description)). \(holders)"
   }
 
