@@ -23,8 +23,11 @@ enum RetainingPathFinder {
   /// least one property (a cycle such as `Node.next.next`).
   static func paths(to target: AnyObject, from roots: [AnyObject]) -> [String] {
     let targetID = ObjectIdentifier(target)
-    var found: [String] = []
+    var found: [(path: String, depth: Int)] = []
     var visits = 0
+    func shortestFirst() -> [String] {
+      found.enumerated().sorted { ($0.element.depth, $0.offset) < ($1.element.depth, $1.offset) }.map(\.element.path)
+    }
     for root in roots {
       var queue: [Step] = [Step(value: root, path: typeName(of: root), depth: 0)]
       var expanded: Set<ObjectIdentifier> = []
@@ -38,18 +41,18 @@ enum RetainingPathFinder {
         }
         for (component, child) in children(of: step.value) {
           visits += 1
-          if visits > maximumVisits { return found }
+          if visits > maximumVisits { return shortestFirst() }
           let path = step.path + component
           if let object = asObject(child), ObjectIdentifier(object) == targetID {
-            found.append(path)
-            if found.count == maximumPaths { return found }
+            found.append((path, step.depth + 1))
+            if found.count == maximumPaths { return shortestFirst() }
             break rootLoop  // One (the shortest) path per root is enough.
           }
           queue.append(Step(value: child, path: path, depth: step.depth + 1))
         }
       }
     }
-    return found
+    return shortestFirst()
   }
 
   /// The object inside `value`, when `value` is a class instance (looking through optionals).
