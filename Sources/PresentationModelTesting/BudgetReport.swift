@@ -32,12 +32,24 @@ public struct BudgetReport: Sendable, Equatable, CustomStringConvertible {
     /// The declared limit.
     public let maximum: Int
 
+    /// Creates an overrun, for comparing with a report's.
+    public init(subject: Subject, liveCount: Int, maximum: Int) {
+      self.subject = subject
+      self.liveCount = liveCount
+      self.maximum = maximum
+    }
+
     /// For example `MyApp.Inspector: 2 live, at most 1`.
     public var description: String { "\(subject): \(liveCount) live, at most \(maximum)" }
   }
 
   /// Every type and group over its limit, sorted by name.
   public let overruns: [Overrun]
+
+  /// Creates a report; ``InstanceBudget/check()`` makes the real ones.
+  public init(overruns: [Overrun]) {
+    self.overruns = overruns
+  }
 
   /// Whether every type and group was within its limit.
   public var isWithinBudget: Bool { overruns.isEmpty }

@@ -57,7 +57,7 @@ public final class InstanceBudget: Sendable {
   ///   - maximum: Zero or more.
   public func limit<Object: AnyObject>(_ type: Object.Type, to maximum: Int) {
     precondition(maximum >= 0, "InstanceBudget.limit(_:to:) needs a maximum of zero or more, not \(maximum)")
-    let name = String(reflecting: type)
+    let name = TypeName.of(type)
     state.withLock { state in state.typeLimits[ObjectIdentifier(type)] = (name, maximum) }
   }
 
@@ -83,7 +83,7 @@ public final class InstanceBudget: Sendable {
     }
     let dynamicType = type(of: object)
     let typeID = ObjectIdentifier(dynamicType)
-    let name = String(reflecting: dynamicType)
+    let name = TypeName.of(dynamicType)
     let entry = Entry(reference: WeakReference(object), type: typeID, group: group)
     state.withLock { state in
       // An identifier whose object died may be reused by this one; replacing the entry is right.

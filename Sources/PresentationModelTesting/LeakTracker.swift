@@ -84,7 +84,7 @@ public final class LeakTracker: Sendable {
   ) {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let entry = Entry(
-      reference: WeakReference(object), typeName: String(reflecting: type(of: object)), site: site)
+      reference: WeakReference(object), typeName: TypeName.of(type(of: object)), site: site)
     entries.withLock { entries in
       // Drop entries whose object died: their identifier may be reused by a new object.
       entries.removeAll { $0.reference.object == nil }
