@@ -79,7 +79,8 @@ public final class InstanceBudget: Sendable {
   ///   - group: When given, the object also counts towards this group.
   public func track<Object: AnyObject>(_ object: Object, maximum: Int? = nil, group: String? = nil) {
     if let maximum {
-      precondition(maximum >= 0, "InstanceBudget.track(_:maximum:group:) needs a maximum of zero or more, not \(maximum)")
+      precondition(
+        maximum >= 0, "InstanceBudget.track(_:maximum:group:) needs a maximum of zero or more, not \(maximum)")
     }
     let dynamicType = type(of: object)
     let typeID = ObjectIdentifier(dynamicType)

@@ -17,7 +17,8 @@ import Testing
       let message = issue.comments.map(\.rawValue).joined()
       return issue.sourceLocation?.line == checkLine
         && message.contains("1 observer still registered (expected none)")
-        && message.contains("Saved observed (token) at PresentationModelTestingTests/ExpectNoObserversTests.swift:\(observeLine)")
+        && message.contains(
+          "Saved observed (token) at PresentationModelTestingTests/ExpectNoObserversTests.swift:\(observeLine)")
     }
     let leftover = try #require(leftovers.first)
     #expect(leftovers.count == 1)

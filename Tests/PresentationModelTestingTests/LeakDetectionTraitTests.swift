@@ -14,7 +14,8 @@ import Testing
     timeout: Duration = .milliseconds(50), _ body: @escaping @Sendable () async throws -> Void
   ) async throws {
     let test = try #require(Test.current)
-    try await LeakDetectionTrait(timeout: timeout).provideScope(for: test, testCase: Test.Case.current, performing: body)
+    try await LeakDetectionTrait(timeout: timeout).provideScope(
+      for: test, testCase: Test.Case.current, performing: body)
   }
 
   @Test(.detectsLeaks) func passesWhenTrackedObjectsDeallocate() {
