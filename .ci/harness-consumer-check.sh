@@ -7,7 +7,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 consumer="$root/IntegrationTests/HarnessConsumer"
 tests="$consumer/Tests/HarnessConsumerTests"
-scratch="${HARNESS_CONSUMER_SCRATCH:-${TMPDIR:-/tmp}/harness-consumer-build}"
+# One scratch directory per checkout, so two clones can run the check at once.
+scratch="${HARNESS_CONSUMER_SCRATCH:-${TMPDIR:-/tmp}/harness-consumer-$(printf %s "$root" | cksum | cut -d" " -f1)}"
 
 line_of() {  # line_of FILE MARKER -> the line number holding MARKER
   grep -n "$2" "$1" | head -n 1 | cut -d: -f1
