@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "PresentationModel",
+  // Synchronization's Atomic and Swift Testing's exit tests and traits set the floor.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "PresentationModel", targets: ["PresentationModel"]),
     .library(name: "PresentationModelTesting", targets: ["PresentationModelTesting"]),

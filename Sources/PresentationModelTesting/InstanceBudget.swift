@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// Counts live instances per type and per named group, against limits you declare: "at most one
 /// `Inspector`", "at most 50 objects in the `Widgets` group".
 ///
@@ -45,7 +43,7 @@ public final class InstanceBudget: Sendable {
     var typeNames: [ObjectIdentifier: String] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = LockedState(State())
 
   /// Creates a budget with no limits and nothing tracked.
   public init() {}

@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// Tracks objects that should deallocate, and reports the ones that did not.
 ///
 /// Track each object a test creates and expects to be gone at the end; then check. The check polls
@@ -51,7 +49,7 @@ public final class LeakTracker: Sendable {
     let site: CallSite
   }
 
-  private let entries = Mutex<[Entry]>([])
+  private let entries = LockedState<[Entry]>([])
 
   /// Creates a tracker with nothing tracked.
   public init() {}

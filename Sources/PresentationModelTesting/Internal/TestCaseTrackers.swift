@@ -1,10 +1,8 @@
-internal import Synchronization
-
 /// One ``LeakTracker`` per running `XCTestCase`, so every object a test tracks is checked together
 /// (and the report can say which tracked object holds which). The entry is removed by the teardown
 /// block that checks it.
 enum TestCaseTrackers {
-  private static let trackers = Mutex<[ObjectIdentifier: LeakTracker]>([:])
+  private static let trackers = LockedState<[ObjectIdentifier: LeakTracker]>([:])
 
   /// The tracker for `testCase`, and whether this call created it (the caller then registers the
   /// teardown block that checks it).
