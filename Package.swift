@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "PresentationModel",
+  // Synchronization's Atomic and Swift Testing's exit tests and traits set the floor.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "PresentationModel", targets: ["PresentationModel"]),
     .library(name: "PresentationModelTesting", targets: ["PresentationModelTesting"]),
@@ -10,7 +12,7 @@ let package = Package(
   targets: [
     .target(name: "PresentationModel"),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
-    .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel"]),
+    .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
     .testTarget(name: "ReliabilityTests", dependencies: ["PresentationModel"]),
   ],

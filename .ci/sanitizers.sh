@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the concurrency tests (ReliabilityTests and the core's PresentationModelTests) under
-# ThreadSanitizer, and the same tests under AddressSanitizer (with LeakSanitizer). Any sanitizer
+# Runs the concurrency tests (ReliabilityTests, the core's PresentationModelTests and the harness's
+# PresentationModelTestingTests) under ThreadSanitizer, and ReliabilityTests and
+# PresentationModelTests under AddressSanitizer (with LeakSanitizer). Any sanitizer
 # report fails the run, even one that did not change a test's outcome.
 #
 # Each sanitizer builds into its own scratch directory (.build/tsan, .build/asan) so the plain
@@ -27,16 +28,16 @@ run_sanitized() {
 }
 
 mkdir -p .build
-filters=(--filter '^ReliabilityTests\.' --filter '^PresentationModelTests\.')
+core=(--filter '^ReliabilityTests\.' --filter '^PresentationModelTests\.')
 
-step "ThreadSanitizer: ReliabilityTests + PresentationModelTests"
+step "ThreadSanitizer: ReliabilityTests, PresentationModelTests, PresentationModelTestingTests"
 # halt_on_error: the first race ends the process with a failure instead of a warning.
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
   run_sanitized .build/tsan.log "WARNING: ThreadSanitizer" \
-  swift test --sanitize=thread --scratch-path .build/tsan "${filters[@]}"
+  swift test --sanitize=thread --scratch-path .build/tsan "${core[@]}" --filter '^PresentationModelTestingTests\.'
 
 step "AddressSanitizer + LeakSanitizer: ReliabilityTests + PresentationModelTests"
 ASAN_OPTIONS="halt_on_error=1 detect_leaks=1 ${ASAN_OPTIONS:-}" \
   LSAN_OPTIONS="suppressions=$PWD/.ci/lsan-suppressions.txt print_suppressions=0 ${LSAN_OPTIONS:-}" \
   run_sanitized .build/asan.log "ERROR: (AddressSanitizer|LeakSanitizer)" \
-  swift test --sanitize=address --scratch-path .build/asan "${filters[@]}"
+  swift test --sanitize=address --scratch-path .build/asan "${core[@]}"
