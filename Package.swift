@@ -14,7 +14,7 @@ let package = Package(
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
     .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
-    .testTarget(name: "ReliabilityTests", dependencies: ["PresentationModel"]),
+    .testTarget(name: "ReliabilityTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )
