@@ -36,9 +36,13 @@ final class CenterRunner: @unchecked Sendable {
   private var observersMade = 0
   private var depth = 0
   private(set) var events: [ModelProgram.Event] = []
-  /// Problems found after the program: what a center that outlives nothing, or is outlived by its
-  /// tokens, leaves behind.
-  private(set) var lifetimeProblems: [String] = []
+  /// Problems found besides the events: a center that keeps delivering without end, or what a
+  /// center outlived by its tokens and owners leaves behind.
+  private(set) var problems: [String] = []
+  /// Programs are bounded (depth, length); far more handler calls than any of them can make means
+  /// the center keeps delivering, so the run stops calling reactions and reports it.
+  static let deliveryLimit = 20_000
+  private var deliveryCount = 0
 
   static func run(_ program: ModelProgram) -> CenterRunner {
     let runner = CenterRunner()
@@ -115,6 +119,13 @@ final class CenterRunner: @unchecked Sendable {
   }
 
   private func delivered<N: ModelNote>(_ note: N, to id: Int, reactions: [ModelProgram.Operation]) {
+    deliveryCount += 1
+    guard deliveryCount <= Self.deliveryLimit else {
+      if deliveryCount == Self.deliveryLimit + 1 {
+        problems.append("more than \(Self.deliveryLimit) handler calls: the center keeps delivering")
+      }
+      return
+    }
     events.append(.delivered(observer: id, N.kind, value: note.value, depth: depth))
     for reaction in reactions { perform(reaction) }
   }
@@ -124,14 +135,14 @@ final class CenterRunner: @unchecked Sendable {
   private func finish() {
     weak let weakCenter = center
     center = nil
-    if weakCenter != nil { lifetimeProblems.append("the center outlived its last reference") }
+    if weakCenter != nil { problems.append("the center outlived its last reference") }
     for (id, token) in tokens where token.isActive {
-      lifetimeProblems.append("token #\(id) is still active after its center deallocated")
+      problems.append("token #\(id) is still active after its center deallocated")
     }
     for token in tokens.values { token.cancel() }
     weak let anyOwner = owners.values.first
     tokens = [:]
     owners = [:]
-    if anyOwner != nil { lifetimeProblems.append("an owner outlived the program's references") }
+    if anyOwner != nil { problems.append("an owner outlived the program's references") }
   }
 }

@@ -24,15 +24,18 @@ import Testing
       center?.observe(StressEcho.self) { echo in world.handleEcho(echo, observer: index) }
     }
 
-    await runOnThreads(Self.threadCount) { index in
-      guard let center = world.center else { return }
-      var thread = StressThread(world: world, center: center, index: index, seed: seed)
-      thread.run(operations: Self.operationsPerThread)
+    var results = try await failingOnDeadlock("stress run with seed \(seed)") {
+      await runOnThreads(Self.threadCount) { index in
+        guard let center = world.center else { return }
+        var thread = StressThread(world: world, center: center, index: index, seed: seed)
+        thread.run(operations: Self.operationsPerThread)
+      }
+      let results = world.results.values
+      world.results.removeAll()
+      try #require(results.count == Self.threadCount, "a stress thread did not finish")
+      for consumer in results.flatMap(\.consumers) { await consumer.task.value }
+      return results
     }
-    var results = world.results.values
-    world.results.removeAll()
-    try #require(results.count == Self.threadCount, "a stress thread did not finish")
-    for consumer in results.flatMap(\.consumers) { await consumer.task.value }
 
     let observers = world.observers.values
     var reconciliation = StressReconciliation(
