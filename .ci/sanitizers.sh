@@ -28,16 +28,24 @@ run_sanitized() {
 }
 
 mkdir -p .build
-core=(--filter '^ReliabilityTests\.' --filter '^PresentationModelTests\.')
-
-step "ThreadSanitizer: ReliabilityTests, PresentationModelTests, PresentationModelTestingTests"
+# The stress suite keeps four threads busy; it runs on its own so that it does not starve the
+# time-limited tests of the other suites on a small machine. All runs share one build.
+reliability=(--filter '^ReliabilityTests\.')
+others=(--filter '^PresentationModelTests\.' --filter '^PresentationModelTestingTests\.')
 # halt_on_error: the first race ends the process with a failure instead of a warning.
-TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
-  run_sanitized .build/tsan.log "WARNING: ThreadSanitizer" \
-  swift test --sanitize=thread --scratch-path .build/tsan "${core[@]}" --filter '^PresentationModelTestingTests\.'
+tsan_options="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+asan_options="halt_on_error=1 detect_leaks=1 ${ASAN_OPTIONS:-}"
+lsan_options="suppressions=$PWD/.ci/lsan-suppressions.txt print_suppressions=0 ${LSAN_OPTIONS:-}"
 
-step "AddressSanitizer + LeakSanitizer: ReliabilityTests + PresentationModelTests"
-ASAN_OPTIONS="halt_on_error=1 detect_leaks=1 ${ASAN_OPTIONS:-}" \
-  LSAN_OPTIONS="suppressions=$PWD/.ci/lsan-suppressions.txt print_suppressions=0 ${LSAN_OPTIONS:-}" \
+step "ThreadSanitizer: ReliabilityTests"
+TSAN_OPTIONS="$tsan_options" run_sanitized .build/tsan-reliability.log "WARNING: ThreadSanitizer" \
+  swift test --sanitize=thread --scratch-path .build/tsan "${reliability[@]}"
+
+step "ThreadSanitizer: PresentationModelTests, PresentationModelTestingTests"
+TSAN_OPTIONS="$tsan_options" run_sanitized .build/tsan-core.log "WARNING: ThreadSanitizer" \
+  swift test --sanitize=thread --scratch-path .build/tsan "${others[@]}"
+
+step "AddressSanitizer + LeakSanitizer: ReliabilityTests, PresentationModelTests"
+ASAN_OPTIONS="$asan_options" LSAN_OPTIONS="$lsan_options" \
   run_sanitized .build/asan.log "ERROR: (AddressSanitizer|LeakSanitizer)" \
-  swift test --sanitize=address --scratch-path .build/asan "${core[@]}"
+  swift test --sanitize=address --scratch-path .build/asan "${reliability[@]}" --filter '^PresentationModelTests\.'
