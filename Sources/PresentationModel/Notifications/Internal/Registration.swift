@@ -10,22 +10,44 @@ public import Synchronization  // public: the inlinable post path uses Atomic an
 /// sender filter are alive. It ends exactly once: the first caller of `markEnded()` wins.
 //
 // @unchecked Sendable: every stored property is immutable after init (`let`), a `weak let` (the
-// runtime makes weak loads thread-safe), the `Atomic` state, or `slot`, which is only read and
-// written while the owning center's lock is held.
+// runtime makes weak loads thread-safe), the `Atomic` state, or `storedSlot`, which is only read
+// and written while the owning center's lock is held. `fileIDStart` points into a string literal,
+// which is immutable and lives as long as the process.
+//
+// Layout: one registration is made per observation, so its fields are ordered and sized to fit a
+// 72-byte object (an 80-byte malloc chunk): the one-byte fields and the line share a word, the file
+// name is a pointer and a 32-bit count instead of a 17-byte `StaticString`, and the slot is 32-bit.
 @usableFromInline
 class RegistrationCore: @unchecked Sendable {
   /// `0` while active, `1` once ended.
   @usableFromInline let state = Atomic<UInt8>(0)
   /// Packed flags; see `Flag`.
   @usableFromInline let flags: UInt8
+  private let storedLine: UInt32
   weak let center: TypedNotificationCenter?
   @usableFromInline weak let owner: AnyObject?
   weak let sender: AnyObject?
   let ownerType: (any AnyObject.Type)?
-  let fileID: StaticString
-  let line: UInt
+  /// The UTF-8 of the `#fileID` literal, or `nil` when the literal was a single scalar, which is
+  /// then stored in `fileIDCount`.
+  private let fileIDStart: UnsafePointer<UInt8>?
+  private let fileIDCount: UInt32
+  private var storedSlot: Int32 = -1
+
   /// Index of this registration's entry in its channel's storage. Guarded by the center's lock.
-  var slot = -1
+  var slot: Int {
+    get { Int(storedSlot) }
+    set { storedSlot = Int32(newValue) }
+  }
+
+  /// The `#fileID` of the `observe` call.
+  var fileID: String {
+    guard let fileIDStart else { return Unicode.Scalar(fileIDCount).map { String($0) } ?? "?" }
+    return String(decoding: UnsafeBufferPointer(start: fileIDStart, count: Int(fileIDCount)), as: UTF8.self)
+  }
+
+  /// The line of the `observe` call (lines past `UInt32.max` read as `UInt32.max`).
+  var line: Int { Int(storedLine) }
 
   // Computed and inlinable rather than `static let`, so the inlined post path folds them to
   // constants instead of calling a lazy global's accessor.
@@ -53,8 +75,14 @@ class RegistrationCore: @unchecked Sendable {
     if sender != nil { flags |= Flag.hasSender }
     if owner == nil && flags & Flag.stream == 0 { flags |= Flag.endsWithToken }
     self.flags = flags
-    self.fileID = fileID
-    self.line = line
+    self.storedLine = UInt32(clamping: line)
+    if fileID.hasPointerRepresentation {
+      self.fileIDStart = fileID.utf8Start
+      self.fileIDCount = UInt32(clamping: fileID.utf8CodeUnitCount)
+    } else {
+      self.fileIDStart = nil
+      self.fileIDCount = fileID.unicodeScalar.value
+    }
   }
 
   @inline(__always) final func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
@@ -102,7 +130,7 @@ class RegistrationCore: @unchecked Sendable {
     let delivery: RegistrationInfo.Delivery =
       has(Flag.stream) ? .asyncSequence : has(Flag.mainActor) ? .mainActor : .postingThread
     return RegistrationInfo(
-      notificationType: notificationType, ownerType: ownerType, fileID: "\(fileID)", line: Int(line),
+      notificationType: notificationType, ownerType: ownerType, fileID: fileID, line: line,
       delivery: delivery, isOneShot: has(Flag.oneShot), filtersBySender: has(Flag.hasSender))
   }
 }
