@@ -108,7 +108,9 @@ final class Channel<N: TypedNotification>: AnyChannel {
   private func rebuild(minimumCapacity: Int, into reclaimed: inout Reclaimed) {
     let unused = isKnownUniquelyReferenced(&storage)
     let old = storage
-    let fresh = EntryStorage<N>.make(capacity: Swift.max(4, minimumCapacity * 2))
+    // Grows by half rather than doubling: one entry per registration, so the slack is paid per
+    // registration (on average a quarter of an entry instead of half).
+    let fresh = EntryStorage<N>.make(capacity: Swift.max(4, minimumCapacity + minimumCapacity / 2))
     old.withUnsafeMutablePointers { oldHeader, oldEntries in
       fresh.withUnsafeMutablePointers { header, entries in
         for index in 0..<oldHeader.pointee.count {
