@@ -13,7 +13,7 @@ let package = Package(
   targets: [
     .target(name: "PresentationModel"),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
-    .executableTarget(name: "presentation-bench", dependencies: ["PresentationModel"]),
+    .executableTarget(name: "presentation-bench", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
   ],

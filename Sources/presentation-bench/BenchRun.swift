@@ -21,8 +21,7 @@ struct BenchRun {
     measureTimings(into: &result)
     measureBytes(into: &result)
     measureAllocations(into: &result)
-    result.pendingDeleteNote =
-      "not measured: PendingDelete and ManualStepScheduler are not in this build yet"
+    measurePendingDelete(into: &result)
     result.budget = Budget.rows(for: result)
     return result
   }
@@ -84,6 +83,29 @@ struct BenchRun {
     for population in configuration.cancelPopulations.dropFirst() {
       ratio("cancel.among.\(population)/\(smallest)", "cancel.among.\(population)", "cancel.among.\(smallest)")
     }
+  }
+
+  // MARK: Pending delete
+
+  private func measurePendingDelete(into result: inout RunResult) {
+    let widgets = configuration.pendingDeleteWidgets
+    progress("pending delete: \(widgets) widgets fading at once, \(configuration.rounds) runs")
+    var start: [Double] = []
+    var step: [Double] = []
+    var total: [Double] = []
+    _ = PendingDeleteRun.runOnce(widgets: widgets)  // warm-up
+    for _ in 0..<configuration.rounds {
+      let run = PendingDeleteRun.runOnce(widgets: widgets)
+      start.append(run.start)
+      step.append(run.step)
+      total.append(run.total / 1_000_000)
+    }
+    result.pendingDelete["startNanosecondsPerWidget"] = Statistics(start)
+    result.pendingDelete["stepNanosecondsPerWidgetStep"] = Statistics(step)
+    result.pendingDelete["totalMilliseconds"] = Statistics(total)
+    result.pendingDeleteNote =
+      "\(widgets) widgets, PendingDelete(duration: 300 ms, steps: \(PendingDeleteRun.steps)) on ManualStepScheduler; "
+      + "every widget checked disposed once and deinitialised"
   }
 
   // MARK: Memory
