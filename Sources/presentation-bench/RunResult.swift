@@ -28,9 +28,16 @@ struct RunResult: Codable, Sendable {
     /// `"≤"` or `"≥"`.
     let comparison: String
     let unit: String
-    var met: Bool? {
-      guard let measured else { return nil }
-      return comparison == "≤" ? measured <= limit : measured >= limit
+    /// `nil` when the figure was not measured.
+    let met: Bool?
+
+    init(rule: String, measured: Double?, limit: Double, comparison: String, unit: String) {
+      self.rule = rule
+      self.measured = measured
+      self.limit = limit
+      self.comparison = comparison
+      self.unit = unit
+      met = measured.map { comparison == "≤" ? $0 <= limit : $0 >= limit }
     }
   }
 
