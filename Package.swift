@@ -8,10 +8,12 @@ let package = Package(
   products: [
     .library(name: "PresentationModel", targets: ["PresentationModel"]),
     .library(name: "PresentationModelTesting", targets: ["PresentationModelTesting"]),
+    .executable(name: "presentation-bench", targets: ["presentation-bench"]),
   ],
   targets: [
     .target(name: "PresentationModel"),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
+    .executableTarget(name: "presentation-bench", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
   ],

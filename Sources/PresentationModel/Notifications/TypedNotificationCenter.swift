@@ -1,4 +1,4 @@
-internal import Synchronization
+public import Synchronization  // public: the inlinable post path uses Atomic
 
 /// Delivers typed notifications to observers, in registration order, from any thread.
 ///
@@ -40,15 +40,16 @@ public final class TypedNotificationCenter: Sendable {
   /// notification type. Release builds do not check.
   public static let maximumNestedPostDepth = 100
 
-  private struct State {
-    var channels: [ObjectIdentifier: AnyChannel] = [:]
+  @usableFromInline
+  struct State {
+    @usableFromInline var channels: [ObjectIdentifier: AnyChannel] = [:]
     /// Channels with tombstones deferred because a post was reading their storage.
     var deferred: Set<ObjectIdentifier> = []
   }
 
-  private let state = LockedState(State())
+  @usableFromInline let state = LockedState(State())
   /// Set while `State.deferred` is not empty: a finishing post then reclaims what it can.
-  private let hasDeferredTombstones = Atomic<Bool>(false)
+  @usableFromInline let hasDeferredTombstones = Atomic<Bool>(false)
 
   /// Creates an empty center.
   public init() {}
@@ -72,6 +73,7 @@ public final class TypedNotificationCenter: Sendable {
   /// returns; main-actor observers run synchronously when the caller is on the main thread and are
   /// enqueued on the main queue (in order) otherwise. Posting a type nobody observes is a cheap
   /// no-op.
+  @inlinable
   public func post<N: TypedNotification>(_ notification: N) {
     deliver(notification, senderID: nil)
   }
@@ -80,12 +82,15 @@ public final class TypedNotificationCenter: Sendable {
   /// filtering for this very object receive it.
   ///
   /// The sender is compared by identity and never retained.
+  @inlinable
   public func post<N: TypedNotification>(_ notification: N, from sender: AnyObject) {
     deliver(notification, senderID: ObjectIdentifier(sender))
   }
 
-  @inline(__always)
-  private func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
+  // The post path is inlinable so that it is specialised for `N` where it is called: generic code
+  // would look up the metadata of `Channel<N>`, `EntryStorage<N>` and `Handler<N>` on every post.
+  @inlinable @inline(__always)
+  func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
     guard let snapshot = snapshot(of: N.self) else { return }
     deliver(notification, senderID: senderID, to: consume snapshot)
     if hasDeferredTombstones.load(ordering: .relaxed) { reclaimDeferred() }
@@ -93,8 +98,8 @@ public final class TypedNotificationCenter: Sendable {
 
   /// The storage of `N`'s channel, retained: a post reads it outside the lock and nothing mutates
   /// it while it is retained.
-  @inline(__always)
-  private func snapshot<N: TypedNotification>(of _: N.Type) -> EntryStorage<N>? {
+  @inlinable @inline(__always)
+  func snapshot<N: TypedNotification>(of _: N.Type) -> EntryStorage<N>? {
     let key = ObjectIdentifier(N.self)
     return state.withLock { state in
       guard let channel = state.channels[key] else { return nil }
@@ -103,8 +108,8 @@ public final class TypedNotificationCenter: Sendable {
   }
 
   /// Calls each entry of `snapshot`; the snapshot is released when this returns.
-  @inline(__always)
-  private func deliver<N: TypedNotification>(
+  @inlinable @inline(__always)
+  func deliver<N: TypedNotification>(
     _ notification: N, senderID: ObjectIdentifier?, to snapshot: consuming EntryStorage<N>
   ) {
     #if DEBUG
@@ -113,13 +118,14 @@ public final class TypedNotificationCenter: Sendable {
     #endif
     snapshot.withUnsafeMutablePointers { header, entries in
       for index in 0..<header.pointee.count {
-        _ = entries[index].deliver(notification, senderID: senderID)
+        _ = Entry.deliver(notification, senderID: senderID, to: entries + index)
       }
     }
   }
 
   /// Applies tombstones that were deferred while posts were reading their storage.
-  private func reclaimDeferred() {
+  @usableFromInline
+  func reclaimDeferred() {
     let reclaimed = state.withLock { state in
       var reclaimed = Reclaimed()
       for key in state.deferred {
@@ -292,7 +298,7 @@ public final class TypedNotificationCenter: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
     let token = register(
       owner: nil, sender: sender, flags: RegistrationCore.Flag.stream, fileID: fileID, line: line,
-      handler: Handler<N>.stream(continuation))
+      handler: Handler<N>.stream { _ = continuation.yield($0) }, continuation: continuation)
     continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
     return TypedNotificationSequence(stream: stream, token: token)
   }
@@ -343,10 +349,10 @@ public final class TypedNotificationCenter: Sendable {
 
   private func register<N: TypedNotification>(
     owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
-    handler: Handler<N>
+    handler: Handler<N>, continuation: AsyncStream<N>.Continuation? = nil
   ) -> ObserverToken {
     let registration: Registration<N>
-    if case .stream(let continuation) = handler {
+    if let continuation {
       registration = StreamRegistration(
         center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
     } else {

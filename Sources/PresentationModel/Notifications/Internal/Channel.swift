@@ -16,6 +16,7 @@ struct Reclaimed: @unchecked Sendable {
 }
 
 /// The type-erased face of a channel, for the center's non-generic bookkeeping.
+@usableFromInline
 class AnyChannel {
   var count: Int { fatalError("abstract") }
   var registrations: [RegistrationCore] { fatalError("abstract") }
@@ -37,8 +38,11 @@ class AnyChannel {
 /// `slot`, releasing the handler at once; while a post is iterating the storage the tombstone is
 /// deferred until the post ends. Tombstones are swept out once they make up half the storage, so
 /// ending a registration never scans the others (amortised O(1)).
+@usableFromInline
 final class Channel<N: TypedNotification>: AnyChannel {
-  private(set) var storage = EntryStorage<N>.make(capacity: 4)
+  // @exclusivity(unchecked): only ever accessed under the center's lock, which already makes
+  // accesses exclusive; the dynamic check would cost the post path a runtime call.
+  @usableFromInline @exclusivity(unchecked) private(set) var storage = EntryStorage<N>.make(capacity: 4)
   /// Tombstoned or ended entries still in `storage`.
   private var endedCount = 0
   /// At this many entries, the next registration also sweeps entries whose owner or sender died
@@ -104,7 +108,9 @@ final class Channel<N: TypedNotification>: AnyChannel {
   private func rebuild(minimumCapacity: Int, into reclaimed: inout Reclaimed) {
     let unused = isKnownUniquelyReferenced(&storage)
     let old = storage
-    let fresh = EntryStorage<N>.make(capacity: Swift.max(4, minimumCapacity * 2))
+    // Grows by half rather than doubling: one entry per registration, so the slack is paid per
+    // registration (on average a quarter of an entry instead of half).
+    let fresh = EntryStorage<N>.make(capacity: Swift.max(4, minimumCapacity + minimumCapacity / 2))
     old.withUnsafeMutablePointers { oldHeader, oldEntries in
       fresh.withUnsafeMutablePointers { header, entries in
         for index in 0..<oldHeader.pointee.count {
@@ -138,9 +144,10 @@ final class Channel<N: TypedNotification>: AnyChannel {
 }
 
 /// The header of an ``EntryStorage``.
+@usableFromInline
 struct EntryStorageHeader {
-  var count: Int
-  let capacity: Int
+  @usableFromInline var count: Int
+  @usableFromInline let capacity: Int
 }
 
 /// A growable, manually copy-on-write array of entries, so that the channel can tell with
@@ -148,6 +155,7 @@ struct EntryStorageHeader {
 ///
 /// A storage is mutated only under the center's lock and only while uniquely referenced; a storage
 /// shared with a post is read-only until that post releases it.
+@usableFromInline
 final class EntryStorage<N: TypedNotification>: ManagedBuffer<EntryStorageHeader, Entry<N>> {
   static func make(capacity: Int) -> EntryStorage<N> {
     let buffer = create(minimumCapacity: capacity) { _ in EntryStorageHeader(count: 0, capacity: capacity) }
