@@ -12,6 +12,12 @@ let package = Package(
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
     .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
+    // The seed scenarios as small examples built on the public API only.
+    .target(name: "TouchTrackerExample", dependencies: ["PresentationModel"], path: "Sources/Examples/TouchTracker"),
+    .target(name: "SettingsMenuExample", dependencies: ["PresentationModel"], path: "Sources/Examples/SettingsMenu"),
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: ["TouchTrackerExample", "SettingsMenuExample", "PresentationModelTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )
