@@ -1,29 +1,153 @@
 import PresentationModel
-import Synchronization
 import Testing
 
-struct NodeDeleted: TypedNotification {
-  let nodeID: Int
-}
-
-final class Recorder: Sendable {
-  let received = Mutex<[Int]>([])
-  var values: [Int] { received.withLock { $0 } }
-  func record(_ value: Int) { received.withLock { $0.append(value) } }
-}
-
 @Suite struct ObservingTests {
-  @Test func ownerBoundObserverEndsWhenOwnerDeinitialises() {
+  @Test func ownerBoundObserverReceivesOwnerAndPayloadUntilOwnerDeinitialises() {
     let center = TypedNotificationCenter()
-    var owner: Recorder? = Recorder()
+    let log = Recorder()
+    var owner: Owner? = Owner("widget", log: log)
     weak let weakOwner = owner
-    center.observe(NodeDeleted.self, owner: owner!) { owner, note in owner.record(note.nodeID) }
+    center.observe(NodeDeleted.self, owner: owner!) { owner, note in owner.log.record("\(owner.name) \(note.nodeID)") }
+
     center.post(NodeDeleted(nodeID: 1))
-    #expect(owner?.values == [1])
+    #expect(log.entries == ["widget 1"])
     #expect(center.observerCount(for: NodeDeleted.self) == 1)
+
     owner = nil
-    #expect(weakOwner == nil)
+    #expect(weakOwner == nil, "the center must not retain the owner")
     #expect(center.observerCount(for: NodeDeleted.self) == 0)
     center.post(NodeDeleted(nodeID: 2))
+    #expect(log.entries == ["widget 1"])
+  }
+
+  @Test func discardingTheOwnerBoundTokenDoesNotEndTheObservation() {
+    let center = TypedNotificationCenter()
+    let log = Recorder()
+    let owner = Owner("o", log: log)
+    do {
+      _ = center.observe(Counted.self, owner: owner) { owner, note in owner.log.record("\(note.value)") }
+    }
+    center.post(Counted(value: 1))
+    #expect(log.entries == ["1"])
+    #expect(center.observerCount(for: Counted.self) == 1)
+  }
+
+  @Test func ownerBoundTokenEndsTheObservationEarly() throws {
+    let center = TypedNotificationCenter()
+    let log = Recorder()
+    let owner = Owner("o", log: log)
+    let token = center.observe(Counted.self, owner: owner) { owner, note in owner.log.record("\(note.value)") }
+    #expect(token.isActive)
+    token.cancel()
+    #expect(!token.isActive)
+    center.post(Counted(value: 1))
+    #expect(log.entries.isEmpty)
+    #expect(center.observerCount(for: Counted.self) == 0)
+  }
+
+  @Test func tokenBoundObserverEndsWhenTokenIsReleased() {
+    let center = TypedNotificationCenter()
+    let log = Recorder()
+    var token: ObserverToken? = center.observe(Counted.self) { note in log.record("\(note.value)") }
+    center.post(Counted(value: 1))
+    #expect(center.observerCount(for: Counted.self) == 1)
+    #expect(token?.isActive == true)
+
+    token = nil
+    center.post(Counted(value: 2))
+    #expect(log.entries == ["1"])
+    #expect(center.observerCount(for: Counted.self) == 0)
+  }
+
+  @Test func tokenBoundObserverEndsWhenCancelled() {
+    let center = TypedNotificationCenter()
+    let log = Recorder()
+    let token = center.observe(Counted.self) { note in log.record("\(note.value)") }
+    center.post(Counted(value: 1))
+    token.cancel()
+    center.post(Counted(value: 2))
+    #expect(log.entries == ["1"])
+    #expect(!token.isActive)
+  }
+
+  @Test func observersOnlySeeTheirOwnType() {
+    let center = TypedNotificationCenter()
+    let log = Recorder()
+    let deleted = center.observe(NodeDeleted.self) { _ in log.record("deleted") }
+    let changed = center.observe(RelationshipsChanged.self) { _ in log.record("changed") }
+    center.post(RelationshipsChanged())
+    center.post(NodeDeleted(nodeID: 3))
+    #expect(log.entries == ["changed", "deleted"])
+    #expect(center.observerCount(for: NodeDeleted.self) == 1)
+    #expect(center.observerCount(for: Counted.self) == 0)
+    deleted.cancel()
+    changed.cancel()
+  }
+
+  @Test func senderFilterDeliversOnlyPostsFromThatSender() {
+    let center = TypedNotificationCenter()
+    let log = Recorder()
+    let first = Sender()
+    let second = Sender()
+    let filtered = center.observe(Counted.self, from: first) { note in log.record("filtered \(note.value)") }
+    let unfiltered = center.observe(Counted.self) { note in log.record("all \(note.value)") }
+
+    center.post(Counted(value: 1), from: first)
+    center.post(Counted(value: 2), from: second)
+    center.post(Counted(value: 3))
+    #expect(log.entries == ["filtered 1", "all 1", "all 2", "all 3"])
+    filtered.cancel()
+    unfiltered.cancel()
+  }
+
+  @Test func senderIsNeverRetainedAndItsDeathEndsFilteredObservers() {
+    let center = TypedNotificationCenter()
+    let log = Recorder()
+    var sender: Sender? = Sender()
+    weak let weakSender = sender
+    let token = center.observe(Counted.self, from: sender!) { note in log.record("\(note.value)") }
+    center.post(Counted(value: 1), from: sender!)
+    #expect(center.observerCount(for: Counted.self) == 1)
+
+    sender = nil
+    #expect(weakSender == nil, "the center must not retain a sender filter")
+    #expect(center.observerCount(for: Counted.self) == 0)
+    #expect(!token.isActive)
+
+    let other = Sender()
+    center.post(Counted(value: 2), from: other)
+    #expect(log.entries == ["1"])
+  }
+
+  @Test func postingFromASenderDoesNotRetainIt() {
+    let center = TypedNotificationCenter()
+    let token = center.observe(Counted.self) { _ in }
+    weak var weakSender: Sender?
+    do {
+      let sender = Sender()
+      weakSender = sender
+      center.post(Counted(value: 1), from: sender)
+    }
+    #expect(weakSender == nil)
+    token.cancel()
+  }
+
+  @Test func postingATypeNobodyObservesIsANoOp() {
+    let center = TypedNotificationCenter()
+    center.post(NodeDeleted(nodeID: 1))
+    center.post(NodeDeleted(nodeID: 1), from: Sender())
+    #expect(center.observerCount(for: NodeDeleted.self) == 0)
+    #expect(center.registrations.isEmpty)
+  }
+
+  @Test func defaultCenterIsSharedAndUsable() {
+    let log = Recorder()
+    struct DefaultCenterProbe: TypedNotification {}
+    let token = TypedNotificationCenter.default.observe(DefaultCenterProbe.self) { _ in log.record("probe") }
+    #expect(TypedNotificationCenter.default === TypedNotificationCenter.default)
+    TypedNotificationCenter.default.post(DefaultCenterProbe())
+    token.cancel()
+    TypedNotificationCenter.default.post(DefaultCenterProbe())
+    #expect(log.entries == ["probe"])
   }
 }

@@ -42,21 +42,26 @@ public final class TypedNotificationCenter: Sendable {
 
   private struct State {
     var channels: [ObjectIdentifier: AnyChannel] = [:]
+    /// Channels with tombstones deferred because a post was reading their storage.
+    var deferred: Set<ObjectIdentifier> = []
   }
 
   private let state = Mutex(State())
+  /// Set while `State.deferred` is not empty: a finishing post then reclaims what it can.
+  private let hasDeferredTombstones = Atomic<Bool>(false)
 
   /// Creates an empty center.
   public init() {}
 
   deinit {
-    let all = state.withLock { state in
-      defer { state.channels = [:] }
-      return state.channels.values.flatMap { $0.removeAll() }
+    let reclaimed = state.withLock { state in
+      var reclaimed = Reclaimed()
+      for channel in state.channels.values { channel.removeAll(into: &reclaimed) }
+      state.channels = [:]
+      return reclaimed
     }
-    // The weak `center` reference in each registration is already nil here, so `end()` only
-    // marks it ended and finishes async sequences.
-    for registration in all { registration.end() }
+    // Registrations ended here finish their async sequences; handlers are released.
+    reclaimed.finish()
   }
 
   // MARK: Posting
@@ -81,19 +86,56 @@ public final class TypedNotificationCenter: Sendable {
 
   @inline(__always)
   private func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
+    guard let snapshot = snapshot(of: N.self) else { return }
+    deliver(notification, senderID: senderID, to: consume snapshot)
+    if hasDeferredTombstones.load(ordering: .relaxed) { reclaimDeferred() }
+  }
+
+  /// The storage of `N`'s channel, retained: a post reads it outside the lock and nothing mutates
+  /// it while it is retained.
+  @inline(__always)
+  private func snapshot<N: TypedNotification>(of _: N.Type) -> EntryStorage<N>? {
     let key = ObjectIdentifier(N.self)
-    let snapshot = state.withLock { state -> ContiguousArray<Registration<N>>? in
+    return state.withLock { state in
       guard let channel = state.channels[key] else { return nil }
-      return unsafeDowncast(channel, to: Channel<N>.self).entries
+      return unsafeDowncast(channel, to: Channel<N>.self).storage
     }
-    guard let snapshot else { return }
+  }
+
+  /// Calls each entry of `snapshot`; the snapshot is released when this returns.
+  @inline(__always)
+  private func deliver<N: TypedNotification>(
+    _ notification: N, senderID: ObjectIdentifier?, to snapshot: consuming EntryStorage<N>
+  ) {
     #if DEBUG
       RecursionGuard.enter(N.self)
       defer { RecursionGuard.leave() }
     #endif
-    for registration in snapshot {
-      registration.deliver(notification, senderID: senderID)
+    snapshot.withUnsafeMutablePointers { header, entries in
+      for index in 0..<header.pointee.count {
+        _ = entries[index].deliver(notification, senderID: senderID)
+      }
     }
+  }
+
+  /// Applies tombstones that were deferred while posts were reading their storage.
+  private func reclaimDeferred() {
+    let reclaimed = state.withLock { state in
+      var reclaimed = Reclaimed()
+      for key in state.deferred {
+        guard let channel = state.channels[key] else {
+          state.deferred.remove(key)
+          continue
+        }
+        if channel.reclaimIfUnused(into: &reclaimed) {
+          state.deferred.remove(key)
+          if channel.count == 0 { state.channels[key] = nil }
+        }
+      }
+      if state.deferred.isEmpty { hasDeferredTombstones.store(false, ordering: .relaxed) }
+      return reclaimed
+    }
+    reclaimed.finish()
   }
 
   // MARK: Observing with an owner
@@ -177,7 +219,7 @@ public final class TypedNotificationCenter: Sendable {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    register(owner: nil, sender: sender, flags: 0, fileID: fileID, line: line, handler: .plain(handler))
+    register(owner: nil, sender: sender, flags: 0, fileID: fileID, line: line, handler: Handler<N>.plain(handler))
   }
 
   /// Calls `handler` on the main actor with each notification of type `type` until the returned
@@ -206,7 +248,7 @@ public final class TypedNotificationCenter: Sendable {
   ) -> ObserverToken {
     register(
       owner: nil, sender: sender, flags: RegistrationCore.Flag.oneShot, fileID: fileID, line: line,
-      handler: .plain(handler))
+      handler: Handler<N>.plain(handler))
   }
 
   /// Calls `handler` with `owner` and the next notification of type `type` only, then ends the
@@ -250,7 +292,7 @@ public final class TypedNotificationCenter: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
     let token = register(
       owner: nil, sender: sender, flags: RegistrationCore.Flag.stream, fileID: fileID, line: line,
-      handler: .stream(continuation))
+      handler: Handler<N>.stream(continuation))
     continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
     return TypedNotificationSequence(stream: stream, token: token)
   }
@@ -261,19 +303,8 @@ public final class TypedNotificationCenter: Sendable {
   /// filter, if any) is still alive.
   public func observerCount<N: TypedNotification>(for type: N.Type) -> Int {
     let key = ObjectIdentifier(N.self)
-    let snapshot = state.withLock { state -> ContiguousArray<Registration<N>>? in
-      guard let channel = state.channels[key] else { return nil }
-      return unsafeDowncast(channel, to: Channel<N>.self).entries
-    }
-    var live = 0
-    for registration in snapshot ?? [] {
-      if registration.isLive {
-        live += 1
-      } else if !registration.hasEnded {
-        registration.end()  // Owner or sender died unnoticed: reclaim it now.
-      }
-    }
-    return live
+    let registrations = state.withLock { state in state.channels[key]?.registrations ?? [] }
+    return count(live: registrations)
   }
 
   /// Every live registration, grouped by notification type (types sorted by name) and in
@@ -282,38 +313,55 @@ public final class TypedNotificationCenter: Sendable {
   /// Each ``RegistrationInfo`` names the `observe` call that made it, so a test that expects no
   /// observers can say where a leftover one came from.
   public var registrations: [RegistrationInfo] {
-    let groups = state.withLock { state in state.channels.values.map(\.registrationsInOrder) }
+    let groups = state.withLock { state in state.channels.values.map(\.registrations) }
     // Stable across runs: types sorted by name, registration order within a type.
     let sortedGroups = groups.compactMap { group in
       group.first.map { (name: String(reflecting: $0.notificationType), registrations: group) }
     }.sorted { $0.name < $1.name }
     var result: [RegistrationInfo] = []
-    for registration in sortedGroups.lazy.flatMap(\.registrations) {
+    for registration in sortedGroups.lazy.flatMap(\.registrations) where registration.isLive {
+      result.append(registration.info)
+    }
+    _ = count(live: sortedGroups.flatMap(\.registrations))  // reclaim the dead ones found
+    return result
+  }
+
+  /// Counts the live registrations, ending those whose owner or sender died unnoticed.
+  private func count(live registrations: [RegistrationCore]) -> Int {
+    var live = 0
+    for registration in registrations {
       if registration.isLive {
-        result.append(registration.info)
+        live += 1
       } else if !registration.hasEnded {
-        registration.end()  // Owner or sender died unnoticed: reclaim it now.
+        registration.end()
       }
     }
-    return result
+    return live
   }
 
   // MARK: Registration bookkeeping
 
   private func register<N: TypedNotification>(
     owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
-    handler: Registration<N>.Handler
+    handler: Handler<N>
   ) -> ObserverToken {
-    let registration = Registration<N>(
-      center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line, handler: handler)
+    let registration: Registration<N>
+    if case .stream(let continuation) = handler {
+      registration = StreamRegistration(
+        center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
+    } else {
+      registration = Registration<N>(
+        center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
+    }
     let token = ObserverToken(registration: registration)
     // An owner already deinitialising cannot be referenced weakly: the weak load is nil at once.
     if (owner != nil && registration.owner == nil) || (sender != nil && registration.sender == nil) {
-      _ = registration.markEnded()
+      registration.end()
       return token
     }
     let key = ObjectIdentifier(N.self)
-    let foundDead = state.withLock { state -> [RegistrationCore] in
+    let reclaimed = state.withLock { state in
+      var reclaimed = Reclaimed()
       let channel: Channel<N>
       if let existing = state.channels[key] {
         channel = unsafeDowncast(existing, to: Channel<N>.self)
@@ -321,25 +369,28 @@ public final class TypedNotificationCenter: Sendable {
         channel = Channel<N>()
         state.channels[key] = channel
       }
-      channel.entries.append(registration)
-      guard channel.entries.count >= channel.sweepThreshold else { return [] }
-      return channel.compact()
+      channel.append(registration, handler: handler, into: &reclaimed)
+      return reclaimed
     }
-    for registration in foundDead { registration.didEnd() }
+    reclaimed.finish()
     return token
   }
 
-  /// Records that `registration` ended; compacts its channel once half of it has ended.
-  func registrationDidEnd(_ registration: RegistrationCore) {
-    let key = ObjectIdentifier(registration.notificationType)
-    let foundDead = state.withLock { state -> [RegistrationCore] in
-      guard let channel = state.channels[key] else { return [] }
-      channel.endedCount += 1
-      guard channel.endedCount * 2 >= channel.count else { return [] }
-      let foundDead = channel.compact()
-      if channel.count == 0 { state.channels[key] = nil }
-      return foundDead
+  /// Releases the entry of `registration`, which has just ended.
+  func detach<N: TypedNotification>(_ registration: Registration<N>) {
+    let key = ObjectIdentifier(N.self)
+    let reclaimed = state.withLock { state in
+      var reclaimed = Reclaimed()
+      guard let existing = state.channels[key] else { return reclaimed }
+      let channel = unsafeDowncast(existing, to: Channel<N>.self)
+      if channel.tombstone(registration, into: &reclaimed) {
+        if channel.count == 0 { state.channels[key] = nil }
+      } else {
+        state.deferred.insert(key)
+        hasDeferredTombstones.store(true, ordering: .relaxed)
+      }
+      return reclaimed
     }
-    for registration in foundDead { registration.didEnd() }
+    reclaimed.finish()
   }
 }

@@ -2,20 +2,20 @@ internal import Dispatch
 internal import Foundation
 internal import Synchronization
 
-/// The part of a registration that the center, tokens and introspection see without knowing the
-/// notification type.
+/// The part of a registration that tokens and introspection see: its state and where it came
+/// from. It never holds the handler, so a token that outlives its observation keeps nothing of
+/// the handler's captures alive.
 ///
-/// A registration is *live* while its `state` is `active` and, when it has one, its owner and its
-/// sender filter are still alive. It ends exactly once: the first of `end()` (cancel, owner or
-/// sender found gone, one-shot delivered, stream terminated) wins the exchange on `state`.
+/// A registration is *live* while `state` is `active` and, when it has them, its owner and its
+/// sender filter are alive. It ends exactly once: the first caller of `markEnded()` wins.
 //
-// @unchecked Sendable: every stored property is either immutable after init (`let`), a `weak let`
-// (the runtime makes weak loads thread-safe), or the `Atomic` state. Nothing is mutated without
-// the atomic, so sharing a registration between threads cannot race.
+// @unchecked Sendable: every stored property is immutable after init (`let`), a `weak let` (the
+// runtime makes weak loads thread-safe), the `Atomic` state, or `slot`, which is only read and
+// written while the owning center's lock is held.
 class RegistrationCore: @unchecked Sendable {
   /// `0` while active, `1` once ended.
   let state = Atomic<UInt8>(0)
-  /// Packed flags; see the `Flag` constants.
+  /// Packed flags; see `Flag`.
   let flags: UInt8
   weak let center: TypedNotificationCenter?
   weak let owner: AnyObject?
@@ -23,6 +23,8 @@ class RegistrationCore: @unchecked Sendable {
   let ownerType: (any AnyObject.Type)?
   let fileID: StaticString
   let line: UInt
+  /// Index of this registration's entry in its channel's storage. Guarded by the center's lock.
+  var slot = -1
 
   enum Flag {
     static let hasOwner: UInt8 = 1 << 0
@@ -30,7 +32,7 @@ class RegistrationCore: @unchecked Sendable {
     static let mainActor: UInt8 = 1 << 2
     static let oneShot: UInt8 = 1 << 3
     static let stream: UInt8 = 1 << 4
-    /// Owner-less registrations end when their token is released.
+    /// Owner-less, non-stream registrations end when their token is released.
     static let endsWithToken: UInt8 = 1 << 5
   }
 
@@ -63,29 +65,32 @@ class RegistrationCore: @unchecked Sendable {
     return true
   }
 
-  final var hasEnded: Bool { state.load(ordering: .acquiring) != 0 }
+  @inline(__always) final var hasEnded: Bool { state.load(ordering: .acquiring) != 0 }
 
-  /// Ends the registration; the first call wins and later calls do nothing.
+  /// Ends the registration and lets the center release its handler; later calls do nothing.
   ///
   /// Must not be called while the center's lock is held.
   @discardableResult
   final func end() -> Bool {
     guard markEnded() else { return false }
-    center?.registrationDidEnd(self)
+    if let center { detach(from: center) }
     didEnd()
     return true
   }
 
-  /// Sets the ended state without telling the center; for use under the center's lock.
+  /// Sets the ended state only; the first caller wins.
   @inline(__always)
   final func markEnded() -> Bool {
     state.exchange(1, ordering: .acquiringAndReleasing) == 0
   }
 
+  /// Removes the entry from `center` (typed, so overridden by `Registration<N>`).
+  func detach(from center: TypedNotificationCenter) {}
+
   /// Called once after the registration ended (stream registrations finish their stream).
   func didEnd() {}
 
-  /// The type-erased notification type, for introspection.
+  /// The notification type, for introspection.
   var notificationType: any TypedNotification.Type { fatalError("abstract") }
 
   final var info: RegistrationInfo {
@@ -97,91 +102,110 @@ class RegistrationCore: @unchecked Sendable {
   }
 }
 
-/// A registration for notifications of type `N`: the handler and how to call it.
-final class Registration<N: TypedNotification>: RegistrationCore, @unchecked Sendable {
-  // @unchecked Sendable: adds only an immutable `handler` whose payloads are `@Sendable` closures
-  // or an `AsyncStream.Continuation`, all of which are Sendable.
-
-  enum Handler {
-    /// Called with the notification.
-    case plain(@Sendable (N) -> Void)
-    /// Called with the (weakly held, then strongly loaded) owner and the notification.
-    case owned(@Sendable (AnyObject, N) -> Void)
-    /// Yields into an async sequence.
-    case stream(AsyncStream<N>.Continuation)
-  }
-
-  let handler: Handler
-
-  init(
-    center: TypedNotificationCenter, owner: AnyObject?, sender: AnyObject?, flags: UInt8,
-    fileID: StaticString, line: UInt, handler: Handler
-  ) {
-    self.handler = handler
-    super.init(center: center, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-  }
+/// A registration for notifications of type `N`.
+class Registration<N: TypedNotification>: RegistrationCore, @unchecked Sendable {
+  // @unchecked Sendable: adds no stored state to RegistrationCore.
 
   override var notificationType: any TypedNotification.Type { N.self }
 
+  override func detach(from center: TypedNotificationCenter) {
+    center.detach(self)
+  }
+}
+
+/// A registration feeding an async sequence: ending it finishes the sequence.
+final class StreamRegistration<N: TypedNotification>: Registration<N>, @unchecked Sendable {
+  // @unchecked Sendable: adds only an immutable `AsyncStream.Continuation`, which is Sendable.
+  let continuation: AsyncStream<N>.Continuation
+
+  init(
+    center: TypedNotificationCenter, sender: AnyObject?, fileID: StaticString, line: UInt,
+    continuation: AsyncStream<N>.Continuation
+  ) {
+    self.continuation = continuation
+    super.init(center: center, owner: nil, sender: sender, flags: Flag.stream, fileID: fileID, line: line)
+  }
+
   override func didEnd() {
-    if case .stream(let continuation) = handler { continuation.finish() }
+    continuation.finish()
   }
+}
 
-  /// Delivers `notification`, posted by the object identified by `senderID`, if this registration
-  /// is still live and its sender filter matches.
+/// How an entry calls its observer.
+enum Handler<N: TypedNotification>: Sendable {
+  /// Called with the notification.
+  case plain(@Sendable (N) -> Void)
+  /// Called with the (weakly held, then strongly loaded) owner and the notification.
+  case owned(@Sendable (AnyObject, N) -> Void)
+  /// Yields into an async sequence.
+  case stream(AsyncStream<N>.Continuation)
+}
+
+/// One observer in a channel: the registration (shared with the token) and the handler (owned by
+/// the channel alone, dropped as soon as the registration ends and no post is using it).
+struct Entry<N: TypedNotification>: Sendable {
+  let registration: Registration<N>
+  /// `nil` once the registration ended and the handler was released (a tombstone).
+  var handler: Handler<N>?
+
+  /// Delivers `notification` from the sender identified by `senderID` if the registration is
+  /// still live and its filter matches.
+  ///
+  /// - Returns: `false` if the registration turned out to have ended, so the caller can reclaim it.
   @inline(__always)
-  func deliver(_ notification: N, senderID: ObjectIdentifier?) {
-    guard state.load(ordering: .acquiring) == 0 else { return }
-    if flags == Flag.endsWithToken {
-      // The common case: a plain token-bound observer on the posting thread.
-      if case .plain(let body) = handler { return body(notification) }
+  func deliver(_ notification: N, senderID: ObjectIdentifier?) -> Bool {
+    guard registration.state.load(ordering: .acquiring) == 0, let handler else { return false }
+    if registration.flags == RegistrationCore.Flag.endsWithToken, case .plain(let body) = handler {
+      body(notification)  // The common case: a token-bound observer on the posting thread.
+      return true
     }
-    deliverSlowPath(notification, senderID: senderID)
+    return Self.deliverSlowPath(notification, senderID: senderID, registration: registration, handler: handler)
   }
 
-  private func deliverSlowPath(_ notification: N, senderID: ObjectIdentifier?) {
-    if has(Flag.hasSender) {
-      guard let sender else {
-        end()  // The sender filter can never match again.
-        return
+  private static func deliverSlowPath(
+    _ notification: N, senderID: ObjectIdentifier?, registration: Registration<N>, handler: Handler<N>
+  ) -> Bool {
+    if registration.has(RegistrationCore.Flag.hasSender) {
+      guard let sender = registration.sender else {
+        registration.end()  // The sender filter can never match again.
+        return false
       }
-      guard let senderID, senderID == ObjectIdentifier(sender) else { return }
+      guard let senderID, senderID == ObjectIdentifier(sender) else { return true }
     }
-    if has(Flag.mainActor) && !Thread.isMainThread {
-      DispatchQueue.main.async { self.deliverNow(notification) }
-      return
+    if registration.has(RegistrationCore.Flag.mainActor) && !MainQueue.isCurrent {
+      DispatchQueue.main.async { _ = call(notification, registration: registration, handler: handler) }
+      return true
     }
-    deliverNow(notification)
+    return call(notification, registration: registration, handler: handler)
   }
 
   /// Calls the handler, re-checking liveness (a main-actor delivery may run long after the post).
-  private func deliverNow(_ notification: N) {
-    if has(Flag.oneShot) {
-      guard markEnded() else { return }
-      defer {
-        center?.registrationDidEnd(self)
-        didEnd()
-      }
-      call(notification)
-    } else {
-      guard state.load(ordering: .acquiring) == 0 else { return }
-      call(notification)
+  private static func call(_ notification: N, registration: Registration<N>, handler: Handler<N>) -> Bool {
+    if registration.has(RegistrationCore.Flag.oneShot) {
+      guard registration.markEnded() else { return false }
+      invoke(notification, registration: registration, handler: handler)
+      if let center = registration.center { center.detach(registration) }
+      registration.didEnd()
+      return true
     }
+    guard !registration.hasEnded else { return false }
+    return invoke(notification, registration: registration, handler: handler)
   }
 
-  @inline(__always)
-  private func call(_ notification: N) {
+  @discardableResult
+  private static func invoke(_ notification: N, registration: Registration<N>, handler: Handler<N>) -> Bool {
     switch handler {
     case .plain(let body):
       body(notification)
     case .owned(let body):
-      guard let owner else {
-        end()  // The owner deinitialised: this registration is over.
-        return
+      guard let owner = registration.owner else {
+        registration.end()  // The owner deinitialised: this registration is over.
+        return false
       }
       body(owner, notification)
     case .stream(let continuation):
       continuation.yield(notification)
     }
+    return true
   }
 }

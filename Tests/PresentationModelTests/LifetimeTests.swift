@@ -1,0 +1,163 @@
+import PresentationModel
+import Testing
+
+@Suite struct LifetimeTests {
+  enum Party: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case owner, sender, token, center
+    var testDescription: String { rawValue }
+  }
+
+  static let everyReleaseOrder: [[Party]] = {
+    func permutations(_ parties: [Party]) -> [[Party]] {
+      guard parties.count > 1 else { return [parties] }
+      return parties.indices.flatMap { index -> [[Party]] in
+        var rest = parties
+        let first = rest.remove(at: index)
+        return permutations(rest).map { [first] + $0 }
+      }
+    }
+    return permutations(Party.allCases)
+  }()
+
+  /// Releases owner, sender, token and center one by one in `order`, checking after each step
+  /// what is still delivered and counted, and that nothing outlives its last user reference.
+  @Test(arguments: everyReleaseOrder)
+  func releasingInAnyOrderLeavesNothingBehind(order: [Party]) {
+    let log = Recorder()
+    var center: TypedNotificationCenter? = TypedNotificationCenter()
+    var owner: Owner? = Owner("owner", log: log)
+    var sender: Sender? = Sender()
+    var token: ObserverToken? = center!.observe(Counted.self) { note in log.record("token \(note.value)") }
+    let ownerToken = center!.observe(Counted.self, owner: owner!, from: sender!) { owner, note in
+      owner.log.record("owner \(note.value)")
+    }
+    weak let weakCenter = center
+    weak let weakOwner = owner
+    weak let weakSender = sender
+    weak let weakToken = token
+
+    var step = 0
+    func check() {
+      step += 1
+      let ownerAlive = owner != nil && sender != nil && center != nil
+      let tokenAlive = token != nil && center != nil
+      #expect(ownerToken.isActive == ownerAlive, "step \(step)")
+      #expect(token?.isActive ?? false == tokenAlive, "step \(step)")
+      guard let center else { return }
+      #expect(center.observerCount(for: Counted.self) == (ownerAlive ? 1 : 0) + (tokenAlive ? 1 : 0))
+      let before = log.entries.count
+      if let sender { center.post(Counted(value: step), from: sender) }
+      let expected =
+        (sender == nil ? [] : (ownerAlive ? ["owner \(step)"] : []) + (tokenAlive ? ["token \(step)"] : []))
+      #expect(Array(log.entries.dropFirst(before)).sorted() == expected.sorted(), "step \(step)")
+    }
+
+    check()
+    for party in order {
+      switch party {
+      case .owner: owner = nil
+      case .sender: sender = nil
+      case .token: token = nil
+      case .center: center = nil
+      }
+      check()
+    }
+    #expect(weakCenter == nil)
+    #expect(weakOwner == nil)
+    #expect(weakSender == nil)
+    #expect(weakToken == nil)
+    #expect(!ownerToken.isActive)
+    ownerToken.cancel()  // after everything is gone: harmless
+  }
+
+  @Test func centerReleasesHandlerClosuresWhenItDeinitialises() {
+    final class Captured: Sendable {}
+    weak var weakCaptured: Captured?
+    var center: TypedNotificationCenter? = TypedNotificationCenter()
+    var token: ObserverToken?
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      token = center!.observe(Counted.self) { _ in withExtendedLifetime(captured) {} }
+    }
+    #expect(weakCaptured != nil)
+    center = nil
+    #expect(weakCaptured == nil, "a center that is gone must not keep handler captures alive")
+    #expect(token?.isActive == false)
+    token?.cancel()
+  }
+
+  @Test func cancelledRegistrationsDoNotKeepTheirCapturesAlive() {
+    final class Captured: Sendable {}
+    let center = TypedNotificationCenter()
+    weak var weakCaptured: Captured?
+    var tokens: [ObserverToken] = []
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      tokens = (0..<3).map { _ in center.observe(Counted.self) { _ in withExtendedLifetime(captured) {} } }
+    }
+    for token in tokens { token.cancel() }
+    #expect(center.observerCount(for: Counted.self) == 0)
+    tokens.removeAll()
+    #expect(weakCaptured == nil, "ended registrations are dropped by the center")
+  }
+
+  @Test func deadOwnersAreSweptWithoutAnyPost() {
+    final class Captured: Sendable {}
+    let center = TypedNotificationCenter()
+    weak var weakCaptured: Captured?
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      var owners: [Owner] = (0..<10).map { Owner("\($0)", log: Recorder()) }
+      for owner in owners {
+        center.observe(Counted.self, owner: owner) { _, _ in withExtendedLifetime(captured) {} }
+      }
+      owners.removeAll()
+    }
+    #expect(weakCaptured != nil, "nobody looked yet: storage is reclaimed lazily")
+    // Registering more observers sweeps dead entries once the channel has grown enough.
+    let keep = Owner("keep", log: Recorder())
+    for _ in 0..<64 { center.observe(Counted.self, owner: keep) { _, _ in } }
+    #expect(weakCaptured == nil, "the growth sweep reclaims registrations whose owner died")
+    #expect(center.observerCount(for: Counted.self) == 64)
+  }
+
+  @Test func cancellingOneAmongManyReleasesItsCapturesAtOnce() {
+    final class Captured: Sendable {}
+    let center = TypedNotificationCenter()
+    let others = (0..<100).map { _ in center.observe(Counted.self) { _ in } }
+    weak var weakCaptured: Captured?
+    var token: ObserverToken?
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      token = center.observe(Counted.self) { _ in withExtendedLifetime(captured) {} }
+    }
+    token?.cancel()
+    #expect(weakCaptured == nil, "cancel() must release the handler, not wait for a compaction")
+    #expect(center.observerCount(for: Counted.self) == 100)
+    withExtendedLifetime(others) {}
+  }
+
+  @Test func cancellingDuringADeliveryReleasesCapturesWhenThePostEnds() {
+    final class Captured: Sendable {}
+    let center = TypedNotificationCenter()
+    let box = TokenBox()
+    let observedAlive = Recorder()
+    var captured: Captured? = Captured()
+    weak let weakCaptured = captured
+    box.append(center.observe(Counted.self) { [captured] _ in withExtendedLifetime(captured) {} })
+    captured = nil
+    let canceller = center.observe(Counted.self) { [weak weakCaptured] _ in
+      for token in box.tokens { token.cancel() }
+      box.removeAll()
+      observedAlive.record(weakCaptured == nil ? "released" : "alive")
+    }
+    center.post(Counted(value: 1))
+    #expect(observedAlive.entries == ["alive"], "the running post still holds the entry")
+    #expect(weakCaptured == nil, "released once the post that was reading the storage ended")
+    withExtendedLifetime(canceller) {}
+  }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import PresentationModel
+import Testing
+
+@MainActor
+final class MainActorWidget {
+  var seen: [String] = []
+}
+
+/// Waits until everything enqueued on the main queue before this call has run.
+@MainActor
+func drainMainQueue() async {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.main.async { continuation.resume() }
+  }
+}
+
+/// Runs `body` on a new thread that is not the main actor's, and waits for it.
+func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+  let done = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    body()
+    done.signal()
+  }
+  thread.start()
+  done.wait()
+}
+
+@Suite(.timeLimit(.minutes(1))) @MainActor struct MainActorDeliveryTests {
+  @Test func postOnTheMainActorDeliversSynchronouslyInRegistrationOrder() {
+    let center = TypedNotificationCenter()
+    let widget = MainActorWidget()
+    let log = Recorder()
+    center.observeOnMainActor(Counted.self, owner: widget) { widget, note in widget.seen.append("main \(note.value)") }
+    let plain = center.observe(Counted.self) { note in log.record("plain \(note.value)") }
+    let mainToken = center.observeOnMainActor(Counted.self) { note in widget.seen.append("token \(note.value)") }
+    center.post(Counted(value: 1))
+    #expect(widget.seen == ["main 1", "token 1"], "delivered before post returned")
+    #expect(log.entries == ["plain 1"])
+    withExtendedLifetime([plain, mainToken]) {}
+  }
+
+  @Test func postFromElsewhereIsDeliveredOnTheMainActorInPostingOrder() async {
+    let center = TypedNotificationCenter()
+    let widget = MainActorWidget()
+    center.observeOnMainActor(Counted.self, owner: widget) { widget, note in
+      MainActor.assertIsolated()
+      widget.seen.append("\(note.value)")
+    }
+    await Task.detached {
+      for value in 1...20 { center.post(Counted(value: value)) }
+    }.value
+    await drainMainQueue()
+    #expect(widget.seen == (1...20).map { "\($0)" })
+  }
+
+  @Test func observerCancelledBeforeTheEnqueuedDeliveryRunsIsNotCalled() async {
+    let center = TypedNotificationCenter()
+    let widget = MainActorWidget()
+    let token = center.observeOnMainActor(Counted.self) { note in widget.seen.append("\(note.value)") }
+    onAnotherThread { center.post(Counted(value: 1)) }
+    token.cancel()  // the delivery is already enqueued on the main queue, which cannot run yet
+    await drainMainQueue()
+    #expect(widget.seen.isEmpty)
+  }
+
+  @Test func ownerReleasedBeforeTheEnqueuedDeliveryRunsIsNotCalled() async {
+    let center = TypedNotificationCenter()
+    let log = Recorder()
+    var widget: MainActorWidget? = MainActorWidget()
+    weak let weakWidget = widget
+    center.observeOnMainActor(Counted.self, owner: widget!) { _, note in log.record("\(note.value)") }
+    onAnotherThread { center.post(Counted(value: 1)) }
+    widget = nil
+    #expect(weakWidget == nil, "an enqueued delivery does not retain the owner")
+    await drainMainQueue()
+    #expect(log.entries.isEmpty)
+    #expect(center.observerCount(for: Counted.self) == 0)
+  }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import PresentationModel
+import Synchronization
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ThreadSafetyTests {
+  @Test func concurrentPostsReachEveryObserverExactlyOnce() {
+    let center = TypedNotificationCenter()
+    final class Counter: Sendable {
+      let value = Atomic<Int>(0)
+    }
+    let perObserver = (0..<8).map { _ in Counter() }
+    let tokens = perObserver.map { counter in
+      center.observe(Counted.self) { _ in counter.value.add(1, ordering: .relaxed) }
+    }
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for value in 0..<2_000 { center.post(Counted(value: value)) }
+    }
+    for counter in perObserver { #expect(counter.value.load(ordering: .relaxed) == 8_000) }
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test func concurrentObserveCancelAndPostKeepCountsExact() {
+    let center = TypedNotificationCenter()
+    let survivors = Mutex<[ObserverToken]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      var mine: [ObserverToken] = []
+      for step in 0..<1_000 {
+        mine.append(center.observe(Counted.self) { _ in })
+        center.post(Counted(value: step))
+        if step.isMultiple(of: 2) { mine.removeLast().cancel() }
+      }
+      survivors.withLock { $0 += mine }
+      _ = worker
+    }
+    #expect(center.observerCount(for: Counted.self) == survivors.withLock { $0.count })
+    #expect(survivors.withLock { $0.count } == 2_000)
+    survivors.withLock { $0.removeAll() }
+    #expect(center.observerCount(for: Counted.self) == 0)
+  }
+
+  @Test func ownersReleasedOnOtherThreadsWhileOthersPostLeaveNothingBehind() {
+    final class CountingOwner: Sendable {
+      let deliveries = Atomic<Int>(0)
+    }
+    struct WeakOwner: @unchecked Sendable {
+      // @unchecked Sendable: a weak reference to a Sendable class; weak loads are thread-safe.
+      weak var owner: CountingOwner?
+    }
+    let center = TypedNotificationCenter()
+    let released = Mutex<[WeakOwner]>([])
+    let ownDeliveries = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      for step in 0..<500 {
+        guard worker.isMultiple(of: 2) else {
+          center.post(Counted(value: step))
+          continue
+        }
+        let owner = CountingOwner()
+        center.observe(Counted.self, owner: owner) { owner, _ in owner.deliveries.add(1, ordering: .relaxed) }
+        center.post(Counted(value: step))
+        if owner.deliveries.load(ordering: .relaxed) >= 1 { ownDeliveries.add(1, ordering: .relaxed) }
+        released.withLock { $0.append(WeakOwner(owner: owner)) }
+      }
+    }
+    #expect(ownDeliveries.load(ordering: .relaxed) == 1_000, "each owner saw at least its own post")
+    #expect(released.withLock { $0.allSatisfy { $0.owner == nil } }, "the center retained no owner")
+    #expect(center.observerCount(for: Counted.self) == 0)
+    #expect(center.registrations.isEmpty)
+  }
+
+  @Test func cancelIsIdempotentAcrossThreads() {
+    let center = TypedNotificationCenter()
+    for _ in 0..<200 {
+      let token = center.observe(Counted.self) { _ in }
+      DispatchQueue.concurrentPerform(iterations: 4) { _ in token.cancel() }
+      #expect(!token.isActive)
+    }
+    #expect(center.observerCount(for: Counted.self) == 0)
+  }
+}
