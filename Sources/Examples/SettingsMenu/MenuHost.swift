@@ -35,10 +35,10 @@ public final class MenuHost {
   public init(settings: Settings) {
     self.settings = settings
     self.menu = SettingsMenuBuilder(settings: settings).makeMenu()
-    // Synchronous on the posting thread, which is the main actor: `Settings` is @MainActor and the
-    // sender filter admits its posts only. Owner-bound: ends when the host deinitialises.
-    settings.center.observe(SettingsChanged.self, owner: self, from: settings) { host, _ in
-      MainActor.assumeIsolated { host.menu = SettingsMenuBuilder(settings: host.settings).makeMenu() }
+    // Owner-bound: ends when the host deinitialises. Settings post on the main actor, so the menu
+    // is re-assigned before the change returns.
+    settings.center.observeOnMainActor(SettingsChanged.self, owner: self, from: settings) { host, _ in
+      host.menu = SettingsMenuBuilder(settings: host.settings).makeMenu()
     }
   }
 

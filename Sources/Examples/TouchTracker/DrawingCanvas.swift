@@ -38,13 +38,10 @@ public final class DrawingCanvas: MenuResponder {
     self.menu = menu
     self.hitTolerance = hitTolerance
     // Owner-bound: ends when the canvas deinitialises, so the view needs no deinit bookkeeping.
-    // Delivered synchronously on the posting thread, which is the main actor: the drawing is
-    // @MainActor and the sender filter admits its posts only. Synchronous matters: the menu must
-    // hide before the code that cleared the selection returns.
-    drawing.center.observe(SelectionChanged.self, owner: self, from: drawing) { canvas, change in
-      MainActor.assumeIsolated {
-        if change.selectedLineID == nil { canvas.menu.hide(ifShownFor: canvas) }
-      }
+    // The drawing posts on the main actor, so delivery is synchronous: the menu hides before the
+    // code that cleared the selection returns.
+    drawing.center.observeOnMainActor(SelectionChanged.self, owner: self, from: drawing) { canvas, change in
+      if change.selectedLineID == nil { canvas.menu.hide(ifShownFor: canvas) }
     }
   }
 

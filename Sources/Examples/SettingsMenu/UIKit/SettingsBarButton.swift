@@ -22,11 +22,9 @@
       self.settings = settings
       item = UIBarButtonItem(
         image: UIImage(systemName: "gear"), menu: SettingsMenuBuilder(settings: settings).makeMenu().makeUIMenu())
-      // Owner-bound: ends with the button. Settings post on the main actor only.
-      settings.center.observe(SettingsChanged.self, owner: self, from: settings) { button, _ in
-        MainActor.assumeIsolated {
-          button.item.menu = SettingsMenuBuilder(settings: button.settings).makeMenu().makeUIMenu()
-        }
+      // Owner-bound: ends with the button. Re-assigning `menu` makes an open menu run its uncached provider again.
+      settings.center.observeOnMainActor(SettingsChanged.self, owner: self, from: settings) { button, _ in
+        button.item.menu = SettingsMenuBuilder(settings: button.settings).makeMenu().makeUIMenu()
       }
     }
   }

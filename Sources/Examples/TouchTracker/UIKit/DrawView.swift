@@ -18,17 +18,16 @@
       let editMenu = UIEditMenuInteraction(delegate: self)
       addInteraction(editMenu)
       self.editMenu = editMenu
-      // The models are @MainActor and the sender filters admit their posts only: these run on the
-      // main actor, synchronously.
       let center = canvas.drawing.center
-      center.observe(LinesChanged.self, owner: self, from: canvas.drawing) { view, _ in
-        MainActor.assumeIsolated { view.setNeedsDisplay() }
+      center.observeOnMainActor(LinesChanged.self, owner: self, from: canvas.drawing) { view, _ in
+        view.setNeedsDisplay()
       }
-      center.observe(SelectionChanged.self, owner: self, from: canvas.drawing) { view, _ in
-        MainActor.assumeIsolated { view.setNeedsDisplay() }
+      center.observeOnMainActor(SelectionChanged.self, owner: self, from: canvas.drawing) { view, _ in
+        view.setNeedsDisplay()
       }
-      canvas.menu.center.observe(MenuVisibilityChanged.self, owner: self, from: canvas.menu) { view, change in
-        MainActor.assumeIsolated { view.follow(change) }
+      canvas.menu.center.observeOnMainActor(MenuVisibilityChanged.self, owner: self, from: canvas.menu) {
+        view, change in
+        view.follow(change)
       }
     }
 
