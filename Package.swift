@@ -10,7 +10,7 @@ let package = Package(
   targets: [
     .target(name: "PresentationModel"),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
-    .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel"]),
+    .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
     // The seed scenarios as small examples built on the public API only.
     .target(name: "TouchTrackerExample", dependencies: ["PresentationModel"], path: "Sources/Examples/TouchTracker"),

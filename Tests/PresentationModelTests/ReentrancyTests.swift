@@ -1,10 +1,9 @@
 import PresentationModel
-import Synchronization
 import Testing
 
 /// Holds tokens created inside handlers, so a test can keep or cancel them later.
 final class TokenBox: Sendable {
-  private let storage = Mutex<[ObserverToken]>([])
+  private let storage = Protected<[ObserverToken]>([])
   func append(_ token: ObserverToken) { storage.withLock { $0.append(token) } }
   var tokens: [ObserverToken] { storage.withLock { $0 } }
   func removeAll() { storage.withLock { $0.removeAll() } }
@@ -12,7 +11,7 @@ final class TokenBox: Sendable {
 
 /// Holds owners so a handler can release the last reference to one.
 final class OwnerBox: Sendable {
-  private let storage = Mutex<[String: Owner]>([:])
+  private let storage = Protected<[String: Owner]>([:])
   func set(_ owner: Owner?, for key: String) { storage.withLock { $0[key] = owner } }
   func release(_ key: String) {
     // Take it out under the lock, release it outside: its deinit must not run under our lock.
@@ -129,13 +128,13 @@ final class OwnerBox: Sendable {
     }
     let center = TypedNotificationCenter()
     let log = Recorder()
-    let owners = Mutex<SelfCleaningOwner?>(SelfCleaningOwner())
+    let owners = Protected<SelfCleaningOwner?>(SelfCleaningOwner())
     let killer = center.observe(Counted.self) { _ in
       let released = owners.withLock { owner in
         defer { owner = nil }
         return owner
       }
-      _ = released  // last reference dropped at the end of this closure, outside the Mutex
+      _ = released  // last reference dropped at the end of this closure, outside the lock
     }
     owners.withLock { owner in
       owner!.tokens.append(center.observe(Counted.self) { _ in log.record("should not run") })

@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// A collection of tokens that cancels every one of them when it is released or emptied.
 ///
 /// Unlike a `Set<ObserverToken>`, a bag also ends owner-bound observations, whose tokens do not
@@ -13,7 +11,7 @@ internal import Synchronization
 /// bag.cancelAll()
 /// ```
 public final class ObserverBag: Sendable {
-  private let tokens = Mutex<[ObserverToken]>([])
+  private let tokens = LockedState<[ObserverToken]>([])
 
   /// Creates an empty bag.
   public init() {}

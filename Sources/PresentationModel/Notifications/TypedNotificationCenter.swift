@@ -46,7 +46,7 @@ public final class TypedNotificationCenter: Sendable {
     var deferred: Set<ObjectIdentifier> = []
   }
 
-  private let state = Mutex(State())
+  private let state = LockedState(State())
   /// Set while `State.deferred` is not empty: a finishing post then reclaims what it can.
   private let hasDeferredTombstones = Atomic<Bool>(false)
 

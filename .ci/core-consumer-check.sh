@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds and runs an outside package that depends on this one by path and uses only public names.
+# A package's identity is the last component of its path, so the consumer is laid out beside a
+# link named PresentationModel, whatever this checkout's folder is called.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="${TMPDIR:-/tmp}/presentationmodel-core-consumer"
+mkdir -p "$work"
+ln -sfn "$root" "$work/PresentationModel"
+rm -rf "$work/CoreConsumer/Sources"
+mkdir -p "$work/CoreConsumer"
+cp -R "$root/IntegrationTests/CoreConsumer/Package.swift" "$root/IntegrationTests/CoreConsumer/Sources" "$work/CoreConsumer/"
+cd "$work/CoreConsumer"
+swift run core-consumer

@@ -1,0 +1,55 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#endif
+
+/// A value guarded by a `pthread_mutex_t`.
+///
+/// Used instead of `Synchronization.Mutex` because ThreadSanitizer cannot see `Mutex` on Linux
+/// (its lock operations live in an uninstrumented library), so every state it guards would be
+/// reported as racy and real races would drown. ThreadSanitizer intercepts `pthread_mutex_*`.
+package struct LockedState<State>: @unchecked Sendable {
+  // @unchecked Sendable: `State` is only reachable through `withLock`, which holds the mutex for
+  // the whole access, so no two threads ever touch it at once.
+  private let storage: Storage
+
+  package init(_ initial: State) {
+    storage = Storage.make(initial)
+  }
+
+  /// Runs `body` with exclusive access to the state. Not reentrant: calling `withLock` on the same
+  /// value from inside `body` deadlocks.
+  @inline(__always)
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try storage.withUnsafeMutablePointers { state, mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&state.pointee)
+    }
+  }
+
+  private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
+    static func make(_ initial: State) -> Storage {
+      let buffer = create(minimumCapacity: 1) { _ in initial }
+      let storage = unsafeDowncast(buffer, to: Storage.self)
+      storage.withUnsafeMutablePointerToElements { mutex in
+        mutex.initialize(to: pthread_mutex_t())
+        let result = pthread_mutex_init(mutex, nil)
+        precondition(result == 0, "LockedState: pthread_mutex_init failed (\(result))")
+      }
+      return storage
+    }
+
+    deinit {
+      withUnsafeMutablePointerToElements { mutex in
+        pthread_mutex_destroy(mutex)
+        _ = mutex.deinitialize(count: 1)
+      }
+    }
+  }
+}

@@ -1,0 +1,187 @@
+public import Dispatch  // `DispatchQueue.main` is the default scheduler.
+
+/// Fades widgets out in timed steps, then disposes each exactly once and lets go of it, so its
+/// `deinit` can run and its owner-bound observers end.
+///
+/// Any number of widgets may be in flight at once, each on its own timeline. Deleting a widget
+/// that is already fading joins that fade: it is disposed once and every completion is called.
+///
+/// ```swift
+/// import PresentationModel
+///
+/// @MainActor
+/// final class Canvas {
+///   private let pendingDelete = PendingDelete()  // 300 ms, 10 steps, the main queue
+///
+///   func remove(_ widget: some Fadable) {
+///     pendingDelete.fadeOutAndDispose(widget) { outcome in
+///       print("widget \(outcome)")
+///     }
+///   }
+/// }
+/// ```
+///
+/// > Note: Guarantees you may rely on:
+/// > - ``Fadable/dispose()`` is called at most once per widget by one `PendingDelete`, including
+/// >   when the same widget is deleted again during or after its fade.
+/// > - After the last step the widget's opacity is `0`, `dispose()` runs, then the completions, in
+/// >   the order they were given; then nothing in `PendingDelete` or the scheduler holds the
+/// >   widget any more.
+/// > - Every completion is called exactly once, with ``Outcome/disposed`` or
+/// >   ``Outcome/cancelled``.
+/// > - Completions and `dispose()` run after the bookkeeping is done, so they may start, join or
+/// >   cancel deletions, including of the same widget.
+/// > - Releasing a `PendingDelete` does not stop the fades it started: each one is held by its
+/// >   scheduled step, finishes on its timeline, disposes its widget and calls its completions.
+/// >   Call ``cancelAll()`` first to stop them instead.
+@MainActor
+public final class PendingDelete {
+  /// How a deletion ended.
+  public enum Outcome: Sendable, Hashable {
+    /// The widget faded to `0` and its `dispose()` was called (now or by an earlier deletion).
+    case disposed
+    /// ``PendingDelete/cancel(_:)`` or ``PendingDelete/cancelAll()`` stopped the fade; the widget
+    /// is back at its starting opacity and was not disposed.
+    case cancelled
+  }
+
+  /// Called once when a deletion ends.
+  public typealias Completion = @MainActor (Outcome) -> Void
+
+  /// How long a fade takes, from the call to the disposal.
+  public let duration: Duration
+  /// How many equal opacity steps a fade takes; the last one reaches `0` and disposes.
+  public let steps: Int
+  private let scheduler: any StepScheduler
+  private var inFlight: [ObjectIdentifier: FadeOut] = [:]
+  private var disposedWidgets = DisposedWidgets()
+  private var startedCount = 0
+
+  /// Creates a helper whose fades take `duration` in `steps` equal steps, timed by `scheduler`.
+  ///
+  /// ```swift
+  /// import PresentationModel
+  ///
+  /// @MainActor
+  /// func makeQuickDeleter() -> PendingDelete {
+  ///   PendingDelete(duration: .milliseconds(150), steps: 6)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - duration: From the call to the disposal. Zero or negative disposes at once (opacity set to
+  ///     `0` first) and calls the completion before ``fadeOutAndDispose(_:completion:)`` returns.
+  ///   - steps: At least 1. Step `k` of `n` sets the opacity to `start × (n − k) / n`.
+  ///   - scheduler: The clock; `DispatchQueue.main` by default, a `ManualStepScheduler` in tests.
+  public init(
+    duration: Duration = .milliseconds(300), steps: Int = 10, scheduler: any StepScheduler = DispatchQueue.main
+  ) {
+    precondition(steps >= 1, "PendingDelete needs steps >= 1 (the last step disposes); got steps: \(steps)")
+    self.duration = duration
+    self.steps = steps
+    self.scheduler = scheduler
+  }
+
+  /// The number of widgets currently fading.
+  public var pendingCount: Int { inFlight.count }
+
+  /// Whether `widget` is fading now.
+  public func isPending(_ widget: any Fadable) -> Bool {
+    inFlight[ObjectIdentifier(widget)] != nil
+  }
+
+  /// Fades `widget` from its current opacity to `0` in ``steps`` equal steps over ``duration``,
+  /// then calls its `dispose()` and releases it.
+  ///
+  /// ```swift
+  /// import PresentationModel
+  ///
+  /// @MainActor
+  /// func deleteNode(_ widget: some Fadable, using pendingDelete: PendingDelete) {
+  ///   pendingDelete.fadeOutAndDispose(widget) { outcome in
+  ///     if outcome == .cancelled { print("kept") }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - widget: The widget to delete. If it is already fading here, this call joins that fade. If
+  ///     this `PendingDelete` already disposed it, nothing is done again and `completion` is called
+  ///     with ``Outcome/disposed`` at once.
+  ///   - completion: Called once, on the main actor, after the widget was disposed or the fade was
+  ///     cancelled.
+  public func fadeOutAndDispose(_ widget: any Fadable, completion: Completion? = nil) {
+    if let fade = inFlight[ObjectIdentifier(widget)], fade.join(completion) { return }
+    if disposedWidgets.contains(widget) {
+      completion?(.disposed)
+      return
+    }
+    startedCount += 1
+    let fade = FadeOut(
+      widget: widget, steps: steps, duration: duration, scheduler: scheduler, owner: self,
+      startIndex: startedCount, completion: completion)
+    inFlight[ObjectIdentifier(widget)] = fade
+    fade.start()
+  }
+
+  /// Fades `widget` out and disposes it like ``fadeOutAndDispose(_:completion:)``, returning when
+  /// the deletion has ended.
+  ///
+  /// ```swift
+  /// import PresentationModel
+  ///
+  /// @MainActor
+  /// func deleteAndLog(_ widget: some Fadable, using pendingDelete: PendingDelete) async {
+  ///   let outcome = await pendingDelete.fadeOutAndDispose(widget)
+  ///   print("deletion ended: \(outcome)")
+  /// }
+  /// ```
+  ///
+  /// > Note: Cancelling the calling task does not cancel the fade (it may have been joined by
+  /// > others); use ``cancel(_:)``.
+  @discardableResult
+  public func fadeOutAndDispose(_ widget: any Fadable) async -> Outcome {
+    await withCheckedContinuation { continuation in
+      fadeOutAndDispose(widget) { outcome in continuation.resume(returning: outcome) }
+    }
+  }
+
+  /// Stops `widget`'s fade, restores the opacity it started from, and releases it without
+  /// disposing it; its completions get ``Outcome/cancelled``.
+  ///
+  /// - Returns: `false`, doing nothing, if `widget` is not fading here.
+  @discardableResult
+  public func cancel(_ widget: any Fadable) -> Bool {
+    guard let fade = inFlight.removeValue(forKey: ObjectIdentifier(widget)), let cancellation = fade.cancel() else {
+      return false
+    }
+    perform([cancellation])
+    return true
+  }
+
+  /// Cancels every fade in progress, as ``cancel(_:)`` does, in the order they started.
+  ///
+  /// Every widget's opacity is restored before the first completion runs.
+  public func cancelAll() {
+    let fades = inFlight.values.sorted { $0.startIndex < $1.startIndex }
+    inFlight = [:]
+    perform(fades.compactMap { $0.cancel() })
+  }
+
+  private func perform(_ cancellations: [FadeOut.Cancellation]) {
+    for cancellation in cancellations {
+      cancellation.pendingStep?.cancel()
+      cancellation.widget.opacity = cancellation.startOpacity
+    }
+    for cancellation in cancellations {
+      for completion in cancellation.completions { completion(.cancelled) }
+    }
+  }
+
+  /// Bookkeeping when `fade` has reached its end, before `dispose()` and the completions run.
+  func fadeOutDidDispose(_ fade: FadeOut, widget: any Fadable) {
+    let key = ObjectIdentifier(widget)
+    if inFlight[key] === fade { inFlight[key] = nil }
+    disposedWidgets.insert(widget)
+  }
+}

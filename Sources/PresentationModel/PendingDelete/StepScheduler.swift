@@ -1,0 +1,31 @@
+/// Runs an action on the main actor once a `Duration` has passed, cancellably: the clock behind
+/// ``PendingDelete``.
+///
+/// `DispatchQueue` conforms (through `asyncAfter` and a `DispatchWorkItem`); tests use
+/// `ManualStepScheduler` from `PresentationModelTesting`, whose time only moves when the test says.
+///
+/// ```swift
+/// import Dispatch
+/// import PresentationModel
+///
+/// @MainActor
+/// func blink(_ widget: some Fadable, scheduler: some StepScheduler = DispatchQueue.main) {
+///   widget.opacity = 0
+///   _ = scheduler.schedule(after: .milliseconds(100)) { widget.opacity = 1 }
+/// }
+/// ```
+///
+/// > Note: What a conforming type must guarantee: `action` runs at most once, on the main actor,
+/// > no earlier than `delay` after the call (a zero or negative delay means "as soon as possible"),
+/// > never from inside ``schedule(after:_:)`` itself, and never once ``ScheduledStep/cancel()``
+/// > has returned.
+@MainActor
+public protocol StepScheduler {
+  /// Schedules `action` to run once after `delay`.
+  ///
+  /// - Parameters:
+  ///   - delay: How long to wait. Zero or negative runs the action as soon as possible.
+  ///   - action: The work to run on the main actor.
+  /// - Returns: The handle that cancels the action.
+  func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep
+}

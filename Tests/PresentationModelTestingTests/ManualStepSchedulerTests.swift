@@ -1,0 +1,139 @@
+import PresentationModelTesting
+import Testing
+
+@MainActor
+@Suite struct ManualStepSchedulerTests {
+  let scheduler = ManualStepScheduler()
+  /// Each entry: the action's label and the virtual time it saw when it ran.
+  final class Runs {
+    var entries: [String] = []
+  }
+  let runs = Runs()
+
+  func schedule(_ label: String, after delay: Duration) -> ScheduledStep {
+    scheduler.schedule(after: delay) { [runs, scheduler] in
+      runs.entries.append("\(label)@\(scheduler.now.milliseconds)")
+    }
+  }
+
+  @Test func startsAtZeroWithNothingPending() {
+    #expect(scheduler.now == .zero)
+    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.nextDeadline == nil)
+    scheduler.advance(by: .seconds(3))
+    #expect(scheduler.now == .seconds(3))
+  }
+
+  @Test func runsEachActionAtItsDeadlineAndNotBefore() {
+    _ = schedule("b", after: .milliseconds(20))
+    _ = schedule("a", after: .milliseconds(10))
+    #expect(scheduler.pendingCount == 2)
+    #expect(scheduler.nextDeadline == .milliseconds(10))
+
+    scheduler.advance(by: .milliseconds(9))
+    #expect(runs.entries.isEmpty)
+    scheduler.advance(by: .milliseconds(1))
+    #expect(runs.entries == ["a@10"])
+    scheduler.advance(by: .milliseconds(15))
+    #expect(runs.entries == ["a@10", "b@20"], "each action sees its own deadline as now")
+    #expect(scheduler.now == .milliseconds(25))
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func equalDeadlinesRunInSchedulingOrder() {
+    for label in ["first", "second", "third", "fourth"] {
+      _ = schedule(label, after: .milliseconds(5))
+    }
+    scheduler.advance(by: .milliseconds(5))
+    #expect(runs.entries == ["first@5", "second@5", "third@5", "fourth@5"])
+  }
+
+  @Test func actionsScheduledDuringAnAdvanceRunInItWhenTheirDeadlineFallsInside() {
+    _ = scheduler.schedule(after: .milliseconds(10)) { [runs] in
+      runs.entries.append("outer@10")
+      _ = schedule("inside", after: .milliseconds(5))  // 15: inside the window
+      _ = schedule("same time", after: .zero)  // 10: after its equal-deadline peers
+      _ = schedule("outside", after: .milliseconds(50))  // 60: beyond it
+    }
+    _ = schedule("peer", after: .milliseconds(10))
+    _ = schedule("later", after: .milliseconds(12))
+
+    scheduler.advance(by: .milliseconds(30))
+    #expect(runs.entries == ["outer@10", "peer@10", "same time@10", "later@12", "inside@15"])
+    #expect(scheduler.now == .milliseconds(30))
+    #expect(scheduler.pendingCount == 1)
+    #expect(scheduler.nextDeadline == .milliseconds(60))
+    scheduler.runUntilIdle()
+    #expect(runs.entries.last == "outside@60")
+  }
+
+  @Test func cancelledActionsNeverRunAndCancellingTwiceOrLateIsHarmless() {
+    let cancelled = schedule("cancelled", after: .milliseconds(10))
+    let kept = schedule("kept", after: .milliseconds(10))
+    cancelled.cancel()
+    #expect(cancelled.isCancelled)
+    #expect(scheduler.pendingCount == 1)
+    cancelled.cancel()
+    #expect(scheduler.pendingCount == 1, "a second cancel withdraws nothing else")
+
+    scheduler.advance(by: .milliseconds(10))
+    #expect(runs.entries == ["kept@10"])
+    kept.cancel()  // after it ran
+    scheduler.runUntilIdle()
+    #expect(runs.entries == ["kept@10"])
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func anActionMayCancelAnotherDueAtTheSameTime() {
+    var victim: ScheduledStep?
+    _ = scheduler.schedule(after: .milliseconds(1)) { [runs] in
+      runs.entries.append("canceller")
+      victim?.cancel()
+    }
+    victim = schedule("victim", after: .milliseconds(1))
+    scheduler.advance(by: .milliseconds(1))
+    #expect(runs.entries == ["canceller"])
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test(arguments: [Duration.zero, .milliseconds(-20)])
+  func nonPositiveDelaysAreDueNowAndRunOnTheNextAdvance(_ delay: Duration) {
+    scheduler.advance(by: .milliseconds(7))
+    _ = schedule("now", after: delay)
+    #expect(runs.entries.isEmpty, "never run from inside schedule(after:_:)")
+    #expect(scheduler.nextDeadline == .milliseconds(7))
+    scheduler.advance(by: .zero)
+    #expect(runs.entries == ["now@7"])
+  }
+
+  @Test func runUntilIdleFollowsChainsAndStopsAtTheLastDeadline() {
+    var remaining = 3
+    func chain() {
+      _ = scheduler.schedule(after: .milliseconds(100)) { [runs, scheduler] in
+        runs.entries.append("link@\(scheduler.now.milliseconds)")
+        remaining -= 1
+        if remaining > 0 { chain() }
+      }
+    }
+    chain()
+    scheduler.runUntilIdle()
+    #expect(runs.entries == ["link@100", "link@200", "link@300"])
+    #expect(scheduler.now == .milliseconds(300))
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test(.timeLimit(.minutes(1))) func advancingBackwardsIsAPreconditionFailureThatSaysSo() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run { ManualStepScheduler().advance(by: .milliseconds(-1)) }
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("cannot move time backwards"), "stderr was: \(message)")
+  }
+}
+
+extension Duration {
+  /// Whole milliseconds, for compact labels.
+  fileprivate var milliseconds: Int64 {
+    components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+  }
+}

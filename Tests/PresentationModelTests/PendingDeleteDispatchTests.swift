@@ -1,0 +1,69 @@
+import Dispatch
+import PresentationModel
+import Testing
+
+/// The real clock: `DispatchQueue` as a `StepScheduler`, on Linux as on Apple platforms.
+@MainActor
+@Suite struct PendingDeleteDispatchTests {
+  enum TimerQueue: String, CaseIterable, Sendable {
+    case main
+    case privateSerial
+
+    var queue: DispatchQueue {
+      switch self {
+      case .main: .main
+      case .privateSerial: DispatchQueue(label: "PendingDeleteDispatchTests.timer")
+      }
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)), arguments: TimerQueue.allCases)
+  func fadesAndDisposesOnARealQueue(_ timerQueue: TimerQueue) async {
+    let pendingDelete = PendingDelete(duration: .milliseconds(20), steps: 4, scheduler: timerQueue.queue)
+    let log = WidgetEventLog()
+    var widget: RecordingWidget? = RecordingWidget("node", log: log)
+    weak let weakWidget = widget
+    let clock = ContinuousClock()
+    let start = clock.now
+
+    let outcome = await pendingDelete.fadeOutAndDispose(widget!)
+
+    #expect(clock.now - start >= .milliseconds(20), "four 5 ms steps, none early")
+    #expect(outcome == .disposed)
+    #expect(widget?.opacityHistory == [0.75, 0.5, 0.25, 0])
+    #expect(widget?.disposeCount == 1)
+    #expect(pendingDelete.pendingCount == 0)
+    widget = nil
+    #expect(weakWidget == nil)
+    #expect(log.events == ["dispose node", "deinit node"])
+  }
+
+  @Test(.timeLimit(.minutes(1)), arguments: TimerQueue.allCases)
+  func aCancelledStepNeverRunsOnARealQueue(_ timerQueue: TimerQueue) async {
+    let queue = timerQueue.queue
+    var ran: [String] = []
+    let cancelled = queue.schedule(after: .milliseconds(5)) { ran.append("cancelled") }
+    cancelled.cancel()
+    // Same queue, later deadline: by the time it runs, the cancelled one would have run too.
+    await withCheckedContinuation { continuation in
+      _ = queue.schedule(after: .milliseconds(15)) {
+        ran.append("kept")
+        continuation.resume()
+      }
+    }
+    #expect(ran == ["kept"])
+    #expect(cancelled.isCancelled)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func cancellingAFadeOnARealQueueRestoresAndCompletes() async {
+    let pendingDelete = PendingDelete(duration: .seconds(30), steps: 3, scheduler: DispatchQueue.main)
+    let widget = RecordingWidget(opacity: 0.5)
+    let fade = Task { await pendingDelete.fadeOutAndDispose(widget) }
+    while !pendingDelete.isPending(widget) { await Task.yield() }
+    pendingDelete.cancel(widget)
+    #expect(await fade.value == .cancelled)
+    #expect(widget.opacity == 0.5)
+    #expect(widget.disposeCount == 0)
+  }
+}

@@ -1,0 +1,191 @@
+import PresentationModel
+import PresentationModelTesting
+import Testing
+
+private struct RelationshipsChanged: TypedNotification {}
+
+/// The seed's node widget: it observes the presentation model for as long as it lives.
+@MainActor
+private final class NodeWidget: Fadable {
+  var opacity = 1.0
+  private(set) var isOnCanvas = true
+  let log: WidgetEventLog
+
+  init(center: TypedNotificationCenter, log: WidgetEventLog) {
+    self.log = log
+    center.observe(RelationshipsChanged.self, owner: self) { widget, _ in
+      widget.log.record("redraw")
+    }
+  }
+
+  deinit {
+    log.record("deinit")
+  }
+
+  func dispose() {
+    isOnCanvas = false
+    log.record("dispose")
+  }
+}
+
+@MainActor
+@Suite struct PendingDeleteTests {
+  struct FadeCase: Sendable, CustomTestStringConvertible {
+    let startOpacity: Double
+    let steps: Int
+    let duration: Duration
+    let expectedOpacities: [Double]
+    var testDescription: String { "\(steps) steps from \(startOpacity)" }
+  }
+
+  @Test(arguments: [
+    FadeCase(startOpacity: 1, steps: 4, duration: .milliseconds(100), expectedOpacities: [0.75, 0.5, 0.25, 0]),
+    FadeCase(startOpacity: 0.75, steps: 3, duration: .milliseconds(90), expectedOpacities: [0.5, 0.25, 0]),
+    FadeCase(startOpacity: 0.5, steps: 2, duration: .milliseconds(30), expectedOpacities: [0.25, 0]),
+    FadeCase(startOpacity: 1, steps: 1, duration: .milliseconds(10), expectedOpacities: [0]),
+    FadeCase(
+      startOpacity: 1, steps: 8, duration: .seconds(2),
+      expectedOpacities: [0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125, 0]),
+  ])
+  func opacityIsExactAfterEachStepAndUnchangedBetweenSteps(_ fade: FadeCase) {
+    let scheduler = ManualStepScheduler()
+    let pendingDelete = PendingDelete(duration: fade.duration, steps: fade.steps, scheduler: scheduler)
+    let widget = RecordingWidget(opacity: fade.startOpacity)
+    pendingDelete.fadeOutAndDispose(widget)
+    let interval = fade.duration / fade.steps
+
+    for (index, expected) in fade.expectedOpacities.enumerated() {
+      let before = index == 0 ? fade.startOpacity : fade.expectedOpacities[index - 1]
+      scheduler.advance(by: interval - .nanoseconds(1))
+      #expect(widget.opacity == before, "step \(index + 1) must not happen early")
+      #expect(widget.disposeCount == 0)
+      scheduler.advance(by: .nanoseconds(1))
+      #expect(widget.opacity == expected, "after step \(index + 1)")
+    }
+    #expect(scheduler.now == fade.duration)
+    #expect(widget.disposeCount == 1)
+    #expect(widget.opacityHistory == fade.expectedOpacities, "one write per step, nothing else")
+    #expect(pendingDelete.pendingCount == 0)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func disposesOnceThenCompletesThenLetsTheWidgetDeinitialise() {
+    let scheduler = ManualStepScheduler()
+    let pendingDelete = PendingDelete(duration: .milliseconds(300), steps: 10, scheduler: scheduler)
+    let log = WidgetEventLog()
+    var widget: RecordingWidget? = RecordingWidget("node", log: log)
+    weak let weakWidget = widget
+    pendingDelete.fadeOutAndDispose(widget!) { outcome in log.record("completion \(outcome)") }
+    widget = nil
+
+    scheduler.advance(by: .milliseconds(299))
+    #expect(weakWidget != nil, "PendingDelete holds the widget while it fades")
+    #expect(pendingDelete.isPending(weakWidget!))
+    #expect(log.events.isEmpty)
+
+    scheduler.advance(by: .milliseconds(1))
+    #expect(log.events == ["dispose node", "completion disposed", "deinit node"])
+    #expect(weakWidget == nil)
+    scheduler.runUntilIdle()
+    #expect(log.events.count == 3, "nothing happens after disposal")
+    #expect(pendingDelete.pendingCount == 0)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  /// Seed 002 from the tap on Delete to the last observer gone.
+  @Test func deletedNodeWidgetFadesDisposesDeinitialisesAndStopsObserving() throws {
+    let center = TypedNotificationCenter()
+    let scheduler = ManualStepScheduler()
+    let pendingDelete = PendingDelete(duration: .milliseconds(300), steps: 10, scheduler: scheduler)
+    let log = WidgetEventLog()
+    var widget: NodeWidget? = NodeWidget(center: center, log: log)
+    weak let weakWidget = widget
+    #expect(center.observerCount(for: RelationshipsChanged.self) == 1)
+
+    // The canvas hands the deleted node's widget over and drops its own reference.
+    pendingDelete.fadeOutAndDispose(widget!)
+    widget = nil
+
+    do {
+      scheduler.advance(by: .milliseconds(150))
+      let fading = try #require(weakWidget)
+      #expect(fading.opacity == 0.5)
+      center.post(RelationshipsChanged())
+      #expect(log.events == ["redraw"], "a fading widget still observes")
+      #expect(fading.isOnCanvas)
+
+      scheduler.advance(by: .milliseconds(150))
+      #expect(!fading.isOnCanvas)
+      #expect(fading.opacity == 0)
+      #expect(log.events == ["redraw", "dispose"], "only this test's reference keeps it alive now")
+      withExtendedLifetime(fading) {}
+    }
+
+    #expect(weakWidget == nil)
+    #expect(log.events == ["redraw", "dispose", "deinit"])
+    #expect(center.observerCount(for: RelationshipsChanged.self) == 0)
+    #expect(center.registrations.isEmpty)
+    center.post(RelationshipsChanged())
+    #expect(log.events.count == 3, "nobody redraws after the deinit")
+    #expect(pendingDelete.pendingCount == 0)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test(arguments: [Duration.zero, .milliseconds(-5), .seconds(-1)])
+  func nonPositiveDurationDisposesBeforeReturningAndStillCompletes(_ duration: Duration) {
+    let scheduler = ManualStepScheduler()
+    let pendingDelete = PendingDelete(duration: duration, steps: 10, scheduler: scheduler)
+    let outcomes = OutcomeLog()
+    let widget = RecordingWidget(opacity: 0.8)
+    pendingDelete.fadeOutAndDispose(widget, completion: outcomes.completion("w"))
+
+    #expect(widget.opacityHistory == [0], "opacity goes to 0 first, once")
+    #expect(widget.disposeCount == 1)
+    #expect(outcomes.outcomes == ["w disposed"])
+    #expect(pendingDelete.pendingCount == 0)
+    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.now == .zero)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func asyncVariantReturnsAtOnceForZeroDuration() async {
+    let pendingDelete = PendingDelete(duration: .zero, scheduler: ManualStepScheduler())
+    let widget = RecordingWidget()
+    let outcome = await pendingDelete.fadeOutAndDispose(widget)
+    #expect(outcome == .disposed)
+    #expect(widget.disposeCount == 1)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func asyncVariantReturnsTheOutcomeWhenTheFadeEnds() async throws {
+    let scheduler = ManualStepScheduler()
+    let pendingDelete = PendingDelete(duration: .milliseconds(100), steps: 4, scheduler: scheduler)
+    let disposed = RecordingWidget("disposed")
+    let cancelled = RecordingWidget("cancelled")
+    let disposal = Task { await pendingDelete.fadeOutAndDispose(disposed) }
+    let cancellation = Task { await pendingDelete.fadeOutAndDispose(cancelled) }
+    // The tasks run on the main actor once this test suspends.
+    while pendingDelete.pendingCount < 2 { await Task.yield() }
+
+    scheduler.advance(by: .milliseconds(50))
+    #expect(pendingDelete.cancel(cancelled))
+    #expect(await cancellation.value == .cancelled)
+    #expect(cancelled.opacity == 1)
+    scheduler.advance(by: .milliseconds(50))
+    #expect(await disposal.value == .disposed)
+    #expect(disposed.disposeCount == 1)
+    #expect(cancelled.disposeCount == 0)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test(.timeLimit(.minutes(1))) func stepsBelowOneIsAPreconditionFailureThatSaysSo() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run {
+        _ = PendingDelete(duration: .milliseconds(100), steps: 0, scheduler: ManualStepScheduler())
+      }
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("PendingDelete needs steps >= 1"), "stderr was: \(message)")
+    #expect(message.contains("got steps: 0"))
+  }
+}
