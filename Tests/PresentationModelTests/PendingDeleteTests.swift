@@ -2,7 +2,7 @@ import PresentationModel
 import PresentationModelTesting
 import Testing
 
-private struct RelationshipsChanged: TypedNotification {}
+// `RelationshipsChanged` is the shared test notification declared in Support.swift.
 
 /// The seed's node widget: it observes the presentation model for as long as it lives.
 @MainActor

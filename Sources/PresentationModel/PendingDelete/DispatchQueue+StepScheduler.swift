@@ -3,7 +3,7 @@ public import Dispatch
 /// A dispatch queue counts a step's delay and the main actor runs the step.
 ///
 /// The delay elapses on this queue, then the action is enqueued on the main queue, where it runs
-/// on the main actor. Cancelling withdraws both work items, so a cancelled action never runs
+/// on the main actor (for `DispatchQueue.main` itself, the delay elapses there directly). Cancelling withdraws both work items, so a cancelled action never runs
 /// (cancellation happens on the main actor, so it cannot race with the action).
 ///
 /// ```swift
@@ -20,8 +20,12 @@ extension DispatchQueue: StepScheduler {
     // Both closures are `@Sendable` so that they are not inferred to be main-actor closures: the
     // timer's runs on this queue, and Swift would check (and trap on) main-actor isolation there.
     let onMain = SendableWorkItem(DispatchWorkItem { @Sendable in MainActor.assumeIsolated { action() } })
-    // Always a second hop, even from the main queue itself: "am I on the main queue?" has no
-    // reliable answer on Linux, where `dispatch_main()` hands the main queue to a worker thread.
+    if self === DispatchQueue.main {
+      // The delay can elapse on the main queue itself: one hop.
+      DispatchQueue.main.asyncAfter(deadline: dispatchDeadline(after: delay), execute: onMain.workItem)
+      return ScheduledStep { onMain.workItem.cancel() }
+    }
+    // Another queue counts the delay, then hands the action to the main queue.
     let timer = SendableWorkItem(DispatchWorkItem { @Sendable in DispatchQueue.main.async(execute: onMain.workItem) })
     asyncAfter(deadline: dispatchDeadline(after: delay), execute: timer.workItem)
     return ScheduledStep {

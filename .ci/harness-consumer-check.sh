@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds IntegrationTests/HarnessConsumer, an outside package that depends on this one by path and
+# leaks on purpose, once from Swift Testing (@Test(.detectsLeaks) + trackForLeaks) and once from
+# XCTest (XCTestCase.trackForLeaks). Passes only if its `swift test` FAILS and the output names each
+# leaked type at the line where it was tracked.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+consumer="$root/IntegrationTests/HarnessConsumer"
+tests="$consumer/Tests/HarnessConsumerTests"
+# One scratch directory per checkout, so two clones can run the check at once.
+scratch="${HARNESS_CONSUMER_SCRATCH:-${TMPDIR:-/tmp}/harness-consumer-$(printf %s "$root" | cksum | cut -d" " -f1)}"
+
+line_of() {  # line_of FILE MARKER -> the line number holding MARKER
+  grep -n "$2" "$1" | head -n 1 | cut -d: -f1
+}
+testing_line="$(line_of "$tests/SwiftTestingLeakTests.swift" 'harness-consumer: swift-testing leak line')"
+xctest_line="$(line_of "$tests/XCTestLeakTests.swift" 'harness-consumer: xctest leak line')"
+
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+echo "swift test in $consumer (scratch: $scratch)"
+if swift test --package-path "$consumer" --scratch-path "$scratch" >"$log" 2>&1; then
+  cat "$log"
+  echo "FAIL: the consumer's deliberately leaking tests passed; the harness reported nothing." >&2
+  exit 1
+fi
+
+status=0
+expect() {  # expect DESCRIPTION FIXED-STRING
+  if grep -qF -- "$2" "$log"; then
+    echo "ok: $1"
+  else
+    echo "FAIL: $1 (no \"$2\" in the output)" >&2
+    status=1
+  fi
+}
+expect "Swift Testing issue at the tracking line" "SwiftTestingLeakTests.swift:$testing_line:"
+expect "Swift Testing names the leaked type" "Leaked HarnessConsumerTests.LeakyDocument"
+expect "XCTest failure at the tracking line" "XCTestLeakTests.swift:$xctest_line: error"
+expect "XCTest names the leaked type" "Leaked HarnessConsumerTests.LeakyViewModel: still alive"
+expect "XCTest names the holder" "Still held by LeakyViewModel.delegate.viewModel"
+expect "XCTest: only the leaking test fails" "Executed 2 tests, with 1 failure"
+expect "Swift Testing: only the leaking test fails" "Test run with 2 tests in 1 suite failed"
+expect "Swift Testing: the leaking test has one issue" "Test documentIsReleased() failed after"
+if [ "$status" -ne 0 ]; then
+  cat "$log"
+  exit 1
+fi
+echo "harness consumer check passed: both frameworks reported the deliberate leaks at their tracking lines"

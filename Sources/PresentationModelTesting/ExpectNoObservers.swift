@@ -1,0 +1,64 @@
+public import PresentationModel
+
+/// Expects `center` to have no live observer registrations (optionally only of one notification
+/// type and/or one owner type), and fails listing each leftover with the line of its `observe` call.
+///
+/// Owner-bound registrations end when their owner deinitialises, which may happen a moment after
+/// the code under test returns; so, like the leak check, this polls until the registrations are gone
+/// or `timeout` passes. It returns at once when there are none.
+///
+/// ```swift
+/// import PresentationModelTesting
+///
+/// struct Saved: TypedNotification {}
+///
+/// func example() async {
+///   let center = TypedNotificationCenter()
+///   let token = center.observe(Saved.self) { _ in }
+///   token.cancel()
+///   await expectNoObservers(in: center, of: Saved.self)
+/// }
+/// ```
+///
+/// Works in Swift Testing tests (records an issue) and XCTest tests (fails the test), at this call's
+/// line; the message reads, for example:
+///
+/// ```text
+/// 1 observer still registered (expected none of Saved) after 1.0 s:
+/// - Saved observed (token) at MyAppTests/SaveTests.swift:12, posting thread
+/// ```
+///
+/// - Parameters:
+///   - center: The center to inspect.
+///   - notificationType: Only registrations for this notification type count; `nil` counts all.
+///   - ownerType: Only registrations whose owner is this class (or a subclass) count; `nil` counts
+///     all, including token-bound ones.
+///   - timeout: How long leftovers may take to go away. `.zero` checks once.
+///   - fileID: Leave the default.
+///   - filePath: Leave the default.
+///   - line: Leave the default; the failure is reported at this line.
+///   - column: Leave the default.
+/// - Returns: The leftover registrations (empty when the expectation held).
+@discardableResult
+public func expectNoObservers(
+  in center: TypedNotificationCenter, of notificationType: (any TypedNotification.Type)? = nil,
+  ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column
+) async -> [RegistrationInfo] {
+  func leftovers() -> [RegistrationInfo] {
+    center.registrations.filter { registration in
+      ObserverFilter.matches(registration, notificationType: notificationType, ownerType: ownerType)
+    }
+  }
+  let clock = ContinuousClock()
+  let start = clock.now
+  await Deadline.poll(timeout: timeout) { leftovers().isEmpty }
+  let remaining = leftovers()
+  if !remaining.isEmpty {
+    let message = ObserverFilter.failureMessage(
+      remaining, notificationType: notificationType, ownerType: ownerType, waited: start.duration(to: clock.now))
+    FailureReporter.fail(message, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+  return remaining
+}

@@ -1,0 +1,77 @@
+/// What a leak check found: every tracked object still alive when the deadline passed.
+///
+/// ```swift
+/// import PresentationModelTesting
+///
+/// func example() async {
+///   let tracker = LeakTracker()
+///   tracker.track(Box())
+///   let report = await tracker.checkForLeaks()
+///   if report.hasLeaks { print(report) }
+/// }
+/// final class Box {}
+/// ```
+///
+/// The description reads like this:
+///
+/// ```text
+/// 1 of 2 tracked objects still alive after 1.0 s:
+/// - Canvas.Widget tracked at CanvasTests/CanvasTests.swift:18, held by Canvas.widgets[2]
+/// ```
+public struct LeakReport: Sendable, CustomStringConvertible {
+  /// One tracked object that had not deallocated.
+  public struct Survivor: Sendable, CustomStringConvertible {
+    /// The object's full type name, such as `MyApp.Widget`.
+    public let typeName: String
+    /// The `#fileID` of the `track` call, such as `MyAppTests/CanvasTests.swift`.
+    public let fileID: String
+    /// The `#filePath` of the `track` call.
+    public var filePath: String { String(describing: site.filePath) }
+    /// The line of the `track` call.
+    public var line: Int { Int(site.line) }
+    /// The column of the `track` call.
+    public var column: Int { Int(site.column) }
+    /// Stored-property paths from a tracked object that is still alive (possibly this one) to this
+    /// one, shortest first, such as `Canvas.widgets[2]` or `Widget.canvas.widgets[0]`.
+    ///
+    /// Empty when no tracked survivor reaches it through stored properties: then look for a closure
+    /// capturing it, or an owner you did not track. A path may run through a `weak` property, since
+    /// `Mirror` cannot tell those apart.
+    public let retainingPaths: [String]
+
+    let site: CallSite
+
+    init(typeName: String, site: CallSite, retainingPaths: [String]) {
+      self.typeName = typeName
+      self.fileID = site.fileID
+      self.site = site
+      self.retainingPaths = retainingPaths
+    }
+
+    /// `MyApp.Widget tracked at MyAppTests/CanvasTests.swift:18, held by Canvas.widgets[2]`.
+    public var description: String {
+      let holders =
+        retainingPaths.isEmpty
+        ? "not reachable from another tracked object (look for a closure capturing it or an untracked owner)"
+        : "held by " + retainingPaths.joined(separator: ", ")
+      return "\(typeName) tracked at \(site.description), \(holders)"
+    }
+  }
+
+  /// How many objects were tracked when the check finished (alive or not).
+  public let trackedCount: Int
+  /// The objects still alive, in the order they were tracked.
+  public let survivors: [Survivor]
+  /// How long the check waited for stragglers.
+  public let waited: Duration
+
+  /// Whether any tracked object was still alive.
+  public var hasLeaks: Bool { !survivors.isEmpty }
+
+  /// One line per survivor after a summary; `No leaks among N tracked objects` when there are none.
+  public var description: String {
+    guard hasLeaks else { return "No leaks among \(trackedCount) tracked objects" }
+    let header = "\(survivors.count) of \(trackedCount) tracked objects still alive after \(waited.roundedSeconds) s:"
+    return ([header] + survivors.map { "- \($0)" }).joined(separator: "\n")
+  }
+}

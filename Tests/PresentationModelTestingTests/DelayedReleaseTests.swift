@@ -1,0 +1,71 @@
+import PresentationModelTesting
+import Testing
+
+/// A widget that deinitialises only once its fade completes: the check passes when the test lets
+/// the fade finish and fails, naming the widget, when it does not.
+@Suite struct DelayedReleaseTests {
+  @Test func passesWhenTheFadeIsCompletedBeforeTheCheck() async {
+    let tracker = LeakTracker()
+    let fade = DelayedRelease()
+    do {
+      let widget = Widget(name: "fading")
+      fade.hold(widget)
+      tracker.track(widget)
+    }
+    #expect(tracker.liveCount == 1)
+    fade.completeAll()
+    let report = await tracker.checkForLeaks(timeout: .zero)
+    #expect(!report.hasLeaks, "\(report)")
+  }
+
+  @Test func failsWhenTheFadeIsNeverCompleted() async throws {
+    let tracker = LeakTracker()
+    let fade = DelayedRelease()
+    let trackedLine = #line + 4
+    do {
+      let widget = Widget(name: "fading")
+      fade.hold(widget)
+      tracker.track(widget)
+    }
+    let report = await tracker.checkForLeaks(timeout: .milliseconds(50))
+    let survivor = try #require(report.survivors.first)
+    #expect(survivor.typeName == "PresentationModelTestingTests.Widget")
+    #expect(survivor.line == trackedLine)
+    #expect(report.waited >= .milliseconds(50))
+    fade.completeAll()
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func theTraitWaitsForAFadeThatCompletesAfterTheTestBody() async throws {
+    let fade = DelayedRelease()
+    // Completed by a task the test body does not await: the trait's polling check sees it finish.
+    let test = try #require(Test.current)
+    try await LeakDetectionTrait(timeout: .seconds(10)).provideScope(for: test, testCase: Test.Case.current) {
+      let widget = Widget(name: "fading")
+      fade.hold(widget)
+      trackForLeaks(widget)
+      Task {
+        for _ in 0..<5 { await Task.yield() }
+        fade.completeAll()
+      }
+    }
+    #expect(fade.pendingCount == 0)
+  }
+
+  @Test func theTraitFailsForAFadeNobodyCompletes() async throws {
+    let fade = DelayedRelease()
+    let trackedLine = #line + 6
+    try await withKnownIssue {
+      let test = try #require(Test.current)
+      try await LeakDetectionTrait(timeout: .milliseconds(50)).provideScope(for: test, testCase: Test.Case.current) {
+        let widget = Widget(name: "fading")
+        fade.hold(widget)
+        trackForLeaks(widget)
+      }
+    } matching: { issue in
+      issue.sourceLocation?.line == trackedLine
+        && issue.comments.contains { $0.rawValue.contains("Leaked PresentationModelTestingTests.Widget") }
+    }
+    fade.completeAll()
+  }
+}

@@ -1,0 +1,87 @@
+import PresentationModelTesting
+import Testing
+
+@Suite struct ExpectNoObserversTests {
+  private struct Saved: TypedNotification {}
+  private struct Closed: TypedNotification {}
+
+  @Test func failsListingAForgottenTokenObserverWithItsObserveLine() async throws {
+    let center = TypedNotificationCenter()
+    let observeLine = #line + 1
+    let forgotten = center.observe(Saved.self) { _ in }
+    let checkLine = #line + 3
+    var leftovers: [RegistrationInfo] = []
+    await withKnownIssue {
+      leftovers = await expectNoObservers(in: center, timeout: .milliseconds(20))
+    } matching: { issue in
+      let message = issue.comments.map(\.rawValue).joined()
+      return issue.sourceLocation?.line == checkLine
+        && message.contains("1 observer still registered (expected none)")
+        && message.contains(
+          "Saved observed (token) at PresentationModelTestingTests/ExpectNoObserversTests.swift:\(observeLine)")
+    }
+    let leftover = try #require(leftovers.first)
+    #expect(leftovers.count == 1)
+    #expect(leftover.line == observeLine)
+    forgotten.cancel()
+  }
+
+  @Test func passesOnceTheTokenIsCancelled() async {
+    let center = TypedNotificationCenter()
+    let token = center.observe(Saved.self) { _ in }
+    token.cancel()
+    let leftovers = await expectNoObservers(in: center)
+    #expect(leftovers.isEmpty)
+  }
+
+  @Test func waitsForAnOwnerThatDeallocatesAMomentLate() async {
+    let center = TypedNotificationCenter()
+    let release = DelayedRelease()
+    do {
+      let listener = Listener()
+      center.observe(Saved.self, owner: listener) { _, _ in }
+      release.hold(listener)
+    }
+    #expect(center.observerCount(for: Saved.self) == 1)
+    let completion = Task {
+      await Task.yield()
+      release.completeAll()
+    }
+    let leftovers = await expectNoObservers(in: center, timeout: .seconds(10))
+    #expect(leftovers.isEmpty)
+    await completion.value
+  }
+
+  @Test func onlyCountsTheRequestedNotificationType() async throws {
+    let center = TypedNotificationCenter()
+    let closedObserver = center.observe(Closed.self) { _ in }
+    #expect(await expectNoObservers(in: center, of: Saved.self, timeout: .zero).isEmpty)
+    var leftovers: [RegistrationInfo] = []
+    await withKnownIssue {
+      leftovers = await expectNoObservers(in: center, of: Closed.self, timeout: .zero)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("expected none of Closed") }
+    }
+    #expect(leftovers.map { String(describing: $0.notificationType) } == ["Closed"])
+    closedObserver.cancel()
+  }
+
+  @Test func onlyCountsTheRequestedOwnerType() async throws {
+    let center = TypedNotificationCenter()
+    let listener = Listener()
+    let special = SpecialListener()
+    center.observe(Saved.self, owner: listener) { _, _ in }
+    let tokenObserver = center.observe(Saved.self) { _ in }
+    #expect(await expectNoObservers(in: center, ownedBy: SpecialListener.self, timeout: .zero).isEmpty)
+    center.observe(Closed.self, owner: special) { _, _ in }
+    var leftovers: [RegistrationInfo] = []
+    await withKnownIssue {
+      leftovers = await expectNoObservers(in: center, ownedBy: SpecialListener.self, timeout: .zero)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("Closed observed by SpecialListener") }
+    }
+    #expect(leftovers.count == 1)
+    tokenObserver.cancel()
+    _ = (listener, special)
+  }
+}

@@ -1,0 +1,166 @@
+import Dispatch
+import PresentationModelTesting
+import Testing
+
+@Suite struct LeakTrackerTests {
+  @Test func reportsNothingWhenEverythingDeallocates() async {
+    let tracker = LeakTracker()
+    do {
+      let canvas = Canvas()
+      canvas.widgets = [Widget(name: "a"), Widget(name: "b")]
+      tracker.track(canvas)
+      for widget in canvas.widgets { tracker.track(widget) }
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let report = await tracker.checkForLeaks()
+    #expect(!report.hasLeaks)
+    #expect(report.trackedCount == 3)
+    #expect(report.description == "No leaks among 3 tracked objects")
+    // A passing check does not wait for its deadline.
+    #expect(start.duration(to: clock.now) < .milliseconds(500))
+  }
+
+  @Test func catchesAClosureCapturingSelf() async throws {
+    let tracker = LeakTracker()
+    let trackedLine = #line + 4
+    do {
+      let cycle = ClosureCycle()
+      cycle.startObserving()
+      tracker.track(cycle)
+    }
+    let report = await tracker.checkForLeaks(timeout: .milliseconds(50))
+    let survivor = try #require(report.survivors.first)
+    #expect(report.survivors.count == 1)
+    #expect(survivor.typeName == "PresentationModelTestingTests.ClosureCycle")
+    #expect(survivor.fileID == "PresentationModelTestingTests/LeakTrackerTests.swift")
+    #expect(survivor.line == trackedLine)
+    // A closure capture is invisible to Mirror, and the report says where to look instead.
+    #expect(survivor.retainingPaths.isEmpty)
+    #expect(survivor.description.contains("closure"))
+    #expect(report.description.contains("LeakTrackerTests.swift:\(trackedLine)"))
+  }
+
+  @Test func catchesADelegateHeldStronglyAndNamesBothHolders() async throws {
+    let tracker = LeakTracker()
+    let parentLine = #line + 5
+    let childLine = #line + 5
+    do {
+      let parent = DelegatingParent()
+      parent.child.strongDelegate = parent
+      tracker.track(parent)
+      tracker.track(parent.child)
+    }
+    let report = await tracker.checkForLeaks(timeout: .milliseconds(50))
+    try #require(report.survivors.count == 2)
+    let parent = report.survivors[0]
+    let child = report.survivors[1]
+    #expect(parent.typeName.hasSuffix("DelegatingParent"))
+    #expect(parent.line == parentLine)
+    #expect(parent.retainingPaths == ["DelegatingChild.strongDelegate", "DelegatingParent.child.strongDelegate"])
+    #expect(child.typeName.hasSuffix("DelegatingChild"))
+    #expect(child.line == childLine)
+    #expect(child.retainingPaths == ["DelegatingParent.child", "DelegatingChild.strongDelegate.child"])
+  }
+
+  @Test func aWeakDelegateDoesNotLeak() async {
+    let tracker = LeakTracker()
+    do {
+      let parent = DelegatingParent()
+      parent.child.weakDelegate = parent
+      tracker.track(parent)
+      tracker.track(parent.child)
+    }
+    let report = await tracker.checkForLeaks(timeout: .milliseconds(50))
+    #expect(!report.hasLeaks)
+  }
+
+  @Test func namesTheIndexOfALeakedWidget() async throws {
+    let tracker = LeakTracker()
+    do {
+      let canvas = Canvas()
+      canvas.widgets = (0..<4).map { Widget(name: "\($0)") }
+      canvas.widgets[2].canvas = canvas  // only this widget closes a cycle
+      tracker.track(canvas)
+      tracker.track(canvas.widgets[2])
+      let report = await tracker.checkForLeaks(timeout: .zero)
+      let widget = try #require(report.survivors.first { $0.typeName.hasSuffix("Widget") })
+      #expect(widget.retainingPaths == ["Canvas.widgets[2]", "Widget.canvas.widgets[2]"])
+      #expect(report.description.contains("held by Canvas.widgets[2]"))
+      canvas.widgets.removeAll()
+    }
+    #expect(await !tracker.checkForLeaks(timeout: .milliseconds(50)).hasLeaks)
+  }
+
+  @Test func trackingTheSameObjectTwiceReportsItOnceAtTheFirstCall() async throws {
+    let tracker = LeakTracker()
+    do {
+      let cycle = ClosureCycle()
+      cycle.startObserving()
+      let firstLine = #line + 1
+      tracker.track(cycle)
+      tracker.track(cycle)
+      let report = await tracker.checkForLeaks(timeout: .zero)
+      #expect(report.trackedCount == 1)
+      #expect(try #require(report.survivors.first).line == firstLine)
+      cycle.onChange = nil
+    }
+    #expect(await !tracker.checkForLeaks(timeout: .milliseconds(50)).hasLeaks)
+  }
+
+  @Test func aZeroDeadlineChecksOnceAndDoesNotWait() async {
+    let tracker = LeakTracker()
+    let holder = DelayedRelease()
+    do {
+      let widget = Widget(name: "late")
+      holder.hold(widget)
+      tracker.track(widget)
+    }
+    let report = await tracker.checkForLeaks(timeout: .zero)
+    #expect(report.survivors.count == 1)
+    #expect(report.waited < .milliseconds(50))
+    holder.completeAll()
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func waitsForAReleaseOneMainQueueTurnLate() async {
+    let tracker = LeakTracker()
+    let holder = DelayedRelease()
+    do {
+      let widget = Widget(name: "late")
+      holder.hold(widget)
+      tracker.track(widget)
+    }
+    // Alive now: a single early check, as the classic teardown pattern makes, would report it.
+    #expect(tracker.liveCount == 1)
+    DispatchQueue.main.async { holder.completeAll() }
+    let report = await tracker.checkForLeaks(timeout: .seconds(10))
+    #expect(!report.hasLeaks, "\(report)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func theBlockingCheckAlsoWaitsForALateRelease() {
+    let tracker = LeakTracker()
+    let holder = DelayedRelease()
+    do {
+      let widget = Widget(name: "late")
+      holder.hold(widget)
+      tracker.track(widget)
+    }
+    #expect(tracker.liveCount == 1)
+    DispatchQueue.global().async { holder.completeAll() }
+    let report = tracker.checkForLeaksBlocking(timeout: .seconds(10))
+    #expect(!report.hasLeaks, "\(report)")
+  }
+
+  @Test func theBlockingCheckReportsASurvivorAfterItsDeadline() {
+    let tracker = LeakTracker()
+    let cycle = ClosureCycle()
+    cycle.startObserving()
+    tracker.track(cycle)
+    let report = tracker.checkForLeaksBlocking(timeout: .milliseconds(30))
+    #expect(report.survivors.map(\.typeName) == ["PresentationModelTestingTests.ClosureCycle"])
+    #expect(report.waited >= .milliseconds(30))
+    cycle.onChange = nil
+  }
+}

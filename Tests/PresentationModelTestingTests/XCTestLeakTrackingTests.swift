@@ -1,0 +1,134 @@
+import Dispatch
+import PresentationModelTesting
+import Synchronization
+import XCTest
+
+/// The XCTest helper, checked from the inside: each failing scenario declares the failure it
+/// expects, the failure is captured instead of recorded, and `tearDown()` (which XCTest runs after
+/// the teardown blocks, so after the leak check) fails the test if it did not arrive as declared.
+final class XCTestLeakTrackingTests: XCTestCase {
+  private struct Failure: Sendable {
+    let message: String
+    let file: String
+    let line: Int
+  }
+
+  private struct Expectation: Sendable {
+    let line: Int
+    let fragments: [String]
+  }
+
+  private let expectations = Mutex<[Expectation]>([])
+  private let captured = Mutex<[Failure]>([])
+  /// Breaks the deliberate cycles once they have been reported, so they do not outlive the test.
+  private var breakCycles: [() -> Void] = []
+
+  private func expectLeakFailure(atLine line: Int, mentioning fragments: String...) {
+    expectations.withLock { $0.append(Expectation(line: line, fragments: fragments)) }
+  }
+
+  /// Captures failures only while a scenario expects one; otherwise they fail the test as usual.
+  private func capture(_ message: String, file: String, line: Int) -> Bool {
+    guard expectations.withLock({ !$0.isEmpty }) else { return false }
+    captured.withLock { $0.append(Failure(message: message, file: file, line: line)) }
+    return true
+  }
+
+  #if canImport(Darwin)
+    override func record(_ issue: XCTIssue) {
+      let location = issue.sourceCodeContext.location
+      if !capture(issue.compactDescription, file: location?.fileURL.path ?? "", line: location?.lineNumber ?? 0) {
+        super.record(issue)
+      }
+    }
+  #else
+    override func recordFailure(
+      withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+      if !capture(description, file: filePath, line: lineNumber) {
+        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+      }
+    }
+  #endif
+
+  override func tearDown() {
+    let expected = expectations.withLock { expected in
+      defer { expected.removeAll() }
+      return expected
+    }
+    let failures = captured.withLock { failures in
+      defer { failures.removeAll() }
+      return failures
+    }
+    XCTAssertEqual(
+      failures.count, expected.count, "expected \(expected.count) leak failures, got \(failures.map(\.message))")
+    for expectation in expected {
+      guard let failure = failures.first(where: { $0.line == expectation.line }) else {
+        XCTFail("no leak failure at line \(expectation.line); got \(failures.map(\.message))")
+        continue
+      }
+      XCTAssertTrue(failure.file.hasSuffix("XCTestLeakTrackingTests.swift"), failure.file)
+      for fragment in expectation.fragments {
+        XCTAssertTrue(failure.message.contains(fragment), "\"\(fragment)\" not in: \(failure.message)")
+      }
+    }
+    for breakCycle in breakCycles { breakCycle() }
+    breakCycles.removeAll()
+    super.tearDown()
+  }
+
+  func testReportsAClosureCycleAtTheTrackingLine() {
+    let cycle = ClosureCycle()
+    cycle.startObserving()
+    breakCycles.append { cycle.onChange = nil }
+    let trackedLine = #line + 1
+    trackForLeaks(cycle, timeout: .milliseconds(50))
+    expectLeakFailure(
+      atLine: trackedLine, mentioning: "Leaked PresentationModelTestingTests.ClosureCycle",
+      "XCTestLeakTrackingTests.swift:\(trackedLine)", "look for a closure capturing it")
+  }
+
+  func testReportsAStrongDelegateWithWhatHoldsIt() {
+    let parent = DelegatingParent()
+    parent.child.strongDelegate = parent
+    breakCycles.append { parent.child.strongDelegate = nil }
+    let parentLine = #line + 1
+    trackForLeaks(parent, timeout: .milliseconds(50))
+    let childLine = #line + 1
+    trackForLeaks(parent.child)
+    expectLeakFailure(
+      atLine: parentLine, mentioning: "Leaked PresentationModelTestingTests.DelegatingParent",
+      "Still held by DelegatingChild.strongDelegate")
+    expectLeakFailure(
+      atLine: childLine, mentioning: "Leaked PresentationModelTestingTests.DelegatingChild",
+      "Still held by DelegatingParent.child")
+  }
+
+  func testPassesWhenTrackedObjectsDeallocate() {
+    let canvas = Canvas()
+    canvas.widgets = [Widget(name: "a")]
+    trackForLeaks(canvas)
+    trackForLeaks(canvas.widgets[0])
+  }
+
+  func testWaitsForAReleaseOneMainQueueTurnLate() {
+    let holder = DelayedRelease()
+    let widget = Widget(name: "late")
+    holder.hold(widget)
+    trackForLeaks(widget, timeout: .seconds(10))
+    DispatchQueue.main.async { holder.completeAll() }
+  }
+
+  func testAsyncTestsAreCheckedToo() async {
+    let holder = DelayedRelease()
+    do {
+      let widget = Widget(name: "late")
+      holder.hold(widget)
+      trackForLeaks(widget, timeout: .seconds(10))
+    }
+    Task {
+      await Task.yield()
+      holder.completeAll()
+    }
+  }
+}
