@@ -15,9 +15,13 @@ let package = Package(
     // The seed scenarios as small examples built on the public API only.
     .target(name: "TouchTrackerExample", dependencies: ["PresentationModel"], path: "Sources/Examples/TouchTracker"),
     .target(name: "SettingsMenuExample", dependencies: ["PresentationModel"], path: "Sources/Examples/SettingsMenu"),
+    .target(name: "NodeEditorExample", dependencies: ["PresentationModel"], path: "Sources/Examples/NodeEditor"),
+    .executableTarget(
+      name: "presentation-demo",
+      dependencies: ["PresentationModel", "TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample"]),
     .testTarget(
       name: "ExamplesTests",
-      dependencies: ["TouchTrackerExample", "SettingsMenuExample", "PresentationModelTesting"]),
+      dependencies: ["TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample", "PresentationModelTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationModelTesting
 import SettingsMenuExample
 import Testing
 
@@ -92,5 +93,24 @@ import Testing
     settings.viewMode = .grid
     #expect(posts == 1)
     token.cancel()
+  }
+}
+
+@MainActor
+@Suite(.detectsLeaks, .timeLimit(.minutes(1)))
+struct SettingsMenuLifetimeTests {
+  /// The open menu's providers and actions hold the settings weakly: closing the screen frees both.
+  @Test func anOpenMenuKeepsNeitherTheSettingsNorTheHostAlive() async {
+    let center = TypedNotificationCenter()
+    do {
+      let settings = Settings(center: center)
+      let host = MenuHost(settings: settings)
+      trackForLeaks(settings)
+      trackForLeaks(host)
+      host.open()
+      host.choose(id: "viewMode.grid")
+      #expect(center.observerCount(for: SettingsChanged.self) == 1)
+    }
+    await expectNoObservers(in: center)
   }
 }

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationModelTesting
 import Testing
 import TouchTrackerExample
 
@@ -165,5 +166,26 @@ import TouchTrackerExample
       )
       if !consistent { return }
     }
+  }
+}
+
+@MainActor
+@Suite(.detectsLeaks, .timeLimit(.minutes(1)))
+struct TouchTrackerLifetimeTests {
+  @Test func aDiscardedCanvasLeavesNoObjectAndNoObserver() async {
+    let center = TypedNotificationCenter()
+    do {
+      let drawing = Drawing(center: center)
+      let menu = ContextMenu(center: center)
+      let canvas = DrawingCanvas(drawing: drawing, menu: menu)
+      trackForLeaks(drawing)
+      trackForLeaks(menu)
+      trackForLeaks(canvas)
+      drawing.addLine(from: Point(x: 0, y: 0), to: Point(x: 10, y: 0))
+      canvas.tap(at: Point(x: 5, y: 0))
+      #expect(center.observerCount(for: SelectionChanged.self) == 1)
+      canvas.perform(.deleteLine)
+    }
+    await expectNoObservers(in: center)
   }
 }
