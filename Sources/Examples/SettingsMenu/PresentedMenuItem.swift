@@ -1,5 +1,5 @@
-/// One line of a menu as it is on screen: deferred elements resolved, inline groups flattened into
-/// their section.
+/// One line of a menu as it is on screen: deferred elements resolved, submenus flattened into a
+/// section named after them (the model does not distinguish inline groups from nested submenus).
 public struct PresentedMenuItem: Hashable, Sendable, CustomStringConvertible {
   public let id: String
   public let title: String

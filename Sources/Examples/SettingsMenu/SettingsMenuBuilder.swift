@@ -11,7 +11,8 @@
 /// ```
 @MainActor
 public struct SettingsMenuBuilder {
-  // Weak in the providers: an open menu must not keep the settings (and their screen) alive.
+  /// The state the menu shows. Providers and actions capture it weakly: an open menu must not keep
+  /// the settings (and their screen) alive.
   public let settings: Settings
 
   public init(settings: Settings) {
