@@ -1,5 +1,3 @@
-public import Synchronization  // public: the inlinable post path uses Atomic
-
 /// Delivers typed notifications to observers, in registration order, from any thread.
 ///
 /// ```swift
@@ -44,12 +42,10 @@ public final class TypedNotificationCenter: Sendable {
   struct State {
     @usableFromInline var channels: [ObjectIdentifier: AnyChannel] = [:]
     /// Channels with tombstones deferred because a post was reading their storage.
-    var deferred: Set<ObjectIdentifier> = []
+    @usableFromInline var deferred: Set<ObjectIdentifier> = []
   }
 
   @usableFromInline let state = LockedState(State())
-  /// Set while `State.deferred` is not empty: a finishing post then reclaims what it can.
-  @usableFromInline let hasDeferredTombstones = Atomic<Bool>(false)
 
   /// Creates an empty center.
   public init() {}
@@ -91,57 +87,71 @@ public final class TypedNotificationCenter: Sendable {
   // would look up the metadata of `Channel<N>`, `EntryStorage<N>` and `Handler<N>` on every post.
   @inlinable @inline(__always)
   func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
-    guard let snapshot = snapshot(of: N.self) else { return }
-    deliver(notification, senderID: senderID, to: consume snapshot)
-    if hasDeferredTombstones.load(ordering: .relaxed) { reclaimDeferred() }
+    guard let (snapshot, count) = beginPost(of: N.self) else { return }
+    deliver(notification, senderID: senderID, to: snapshot, count: count)
+    endPost(consume snapshot)
   }
 
-  /// The storage of `N`'s channel, retained: a post reads it outside the lock and nothing mutates
-  /// it while it is retained.
+  /// The storage of `N`'s channel, retained and counted as read (nothing mutates it until
+  /// `endPost`), and the number of entries in it.
   @inlinable @inline(__always)
-  func snapshot<N: TypedNotification>(of _: N.Type) -> EntryStorage<N>? {
+  func beginPost<N: TypedNotification>(of _: N.Type) -> (EntryStorage<N>, Int)? {
     let key = ObjectIdentifier(N.self)
     return state.withLock { state in
       guard let channel = state.channels[key] else { return nil }
-      return unsafeDowncast(channel, to: Channel<N>.self).storage
+      let storage = unsafeDowncast(channel, to: Channel<N>.self).storage
+      let count = storage.beginRead()
+      return (storage, count)
     }
   }
 
-  /// Calls each entry of `snapshot`; the snapshot is released when this returns.
+  /// Calls each entry of `snapshot` in order.
   @inlinable @inline(__always)
   func deliver<N: TypedNotification>(
-    _ notification: N, senderID: ObjectIdentifier?, to snapshot: consuming EntryStorage<N>
+    _ notification: N, senderID: ObjectIdentifier?, to snapshot: borrowing EntryStorage<N>, count: Int
   ) {
     #if DEBUG
       RecursionGuard.enter(N.self)
       defer { RecursionGuard.leave() }
     #endif
-    snapshot.withUnsafeMutablePointers { header, entries in
-      for index in 0..<header.pointee.count {
+    snapshot.withUnsafeMutablePointerToElements { entries in
+      for index in 0..<count {
         _ = Entry.deliver(notification, senderID: senderID, to: entries + index)
       }
     }
   }
 
-  /// Applies tombstones that were deferred while posts were reading their storage.
-  @usableFromInline
-  func reclaimDeferred() {
-    let reclaimed = state.withLock { state in
-      var reclaimed = Reclaimed()
-      for key in state.deferred {
-        guard let channel = state.channels[key] else {
-          state.deferred.remove(key)
-          continue
-        }
-        if channel.reclaimIfUnused(into: &reclaimed) {
-          state.deferred.remove(key)
-          if channel.count == 0 { state.channels[key] = nil }
-        }
-      }
-      if state.deferred.isEmpty { hasDeferredTombstones.store(false, ordering: .relaxed) }
+  /// Counts the post out of `snapshot` and releases it, both under the lock (so the hand-over is
+  /// visible to ThreadSanitizer), and applies tombstones deferred while posts were reading.
+  @inlinable @inline(__always)
+  func endPost<N: TypedNotification>(_ snapshot: consuming EntryStorage<N>) {
+    var held: EntryStorage<N>? = consume snapshot
+    let reclaimed = state.withLock { state -> Reclaimed? in
+      var reclaimed: Reclaimed?
+      held.unsafelyUnwrapped.endRead(into: &reclaimed)
+      // Not the last reference unless the storage was retired and just emptied: no user code runs.
+      held = nil
+      if !state.deferred.isEmpty { reclaimDeferred(in: &state, into: &reclaimed) }
       return reclaimed
     }
-    reclaimed.finish()
+    reclaimed?.finish()
+  }
+
+  /// Applies tombstones that were deferred while posts were reading their storage; under the lock.
+  @usableFromInline
+  func reclaimDeferred(in state: inout State, into reclaimed: inout Reclaimed?) {
+    var collected = reclaimed ?? Reclaimed()
+    for key in state.deferred {
+      guard let channel = state.channels[key] else {
+        state.deferred.remove(key)
+        continue
+      }
+      if channel.reclaimIfUnused(into: &collected) {
+        state.deferred.remove(key)
+        if channel.count == 0 { state.channels[key] = nil }
+      }
+    }
+    reclaimed = collected
   }
 
   // MARK: Observing with an owner
@@ -393,7 +403,6 @@ public final class TypedNotificationCenter: Sendable {
         if channel.count == 0 { state.channels[key] = nil }
       } else {
         state.deferred.insert(key)
-        hasDeferredTombstones.store(true, ordering: .relaxed)
       }
       return reclaimed
     }
