@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC catalog Sources/PresentationModel/PresentationModel.docc with the toolchain's docc:
-# symbol graphs from `swift build`, then `docc convert`; any warning but an undocumented parameter
-# (a broken symbol link, a missing article) fails CI.
+# symbol graphs from `swift build`, then `docc convert`; any warning (a broken symbol link, a missing
+# article, an undocumented parameter in a `- Parameters:` list) fails CI.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
@@ -31,15 +31,9 @@ status=0
   --fallback-display-name PresentationModel \
   --fallback-bundle-identifier org.presentationmodel.PresentationModel \
   --output-dir "$out/PresentationModel.doccarchive" >"$log" 2>&1 || status=$?
-# Every warning fails the build (a broken symbol link, a missing article, a bad topic group), except
-# undocumented parameters: those are listed for the doc comments' authors but tolerated.
-tolerated="Parameter '[^']*' is missing documentation"
-mapfile -t failures < <(grep -E '^(error|warning):' "$log" | grep -Ev "$tolerated" || true)
-mapfile -t notes < <(grep -E '^(error|warning):' "$log" | grep -E "$tolerated" || true)
-if ((${#notes[@]} > 0)); then
-  echo "build-docc: ${#notes[@]} undocumented parameter(s), tolerated:"
-  grep -E -A1 "$tolerated" "$log" | grep -E -e '-->' | sed 's/^ */  /' | sort -u
-fi
+# Every warning fails the build: a broken symbol link, a missing article, a bad topic group, a
+# parameter left out of a `- Parameters:` list.
+mapfile -t failures < <(grep -E '^(error|warning):' "$log" || true)
 if ((status != 0 || ${#failures[@]} > 0)); then
   echo "build-docc: FAILED (docc exit status $status)" >&2
   printf '  %s\n' "${failures[@]}" >&2

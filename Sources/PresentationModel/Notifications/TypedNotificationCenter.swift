@@ -180,6 +180,8 @@ public final class TypedNotificationCenter: Sendable {
   ///     owner that is already deinitialising yields an ended token and registers nothing.
   ///   - sender: When given, only notifications posted `from:` this very object are delivered; the
   ///     observation ends when the sender deinitialises.
+  ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
+  ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   ///   - handler: Runs on the posting thread. Capturing `owner` strongly in it would keep the owner
   ///     alive forever; use the `owner` argument instead.
   /// - Returns: A token that can end the observation early.
@@ -299,8 +301,13 @@ public final class TypedNotificationCenter: Sendable {
   /// }
   /// ```
   ///
-  /// - Parameter bufferingPolicy: What happens when notifications arrive faster than the consumer
-  ///   takes them. See ``NotificationBufferingPolicy``; there is deliberately no default.
+  /// - Parameters:
+  ///   - type: The notification type to observe.
+  ///   - sender: When given, only notifications posted `from:` this very object are delivered.
+  ///   - bufferingPolicy: What happens when notifications arrive faster than the consumer takes
+  ///     them. See ``NotificationBufferingPolicy``; there is deliberately no default.
+  ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
+  ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   public func notifications<N: TypedNotification>(
     of type: N.Type, from sender: AnyObject? = nil, bufferingPolicy: NotificationBufferingPolicy,
     fileID: StaticString = #fileID, line: UInt = #line
