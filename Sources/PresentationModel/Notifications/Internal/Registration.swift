@@ -204,17 +204,21 @@ struct Entry<N: TypedNotification>: Sendable {
     unowned(unsafe) let registration = entry.pointee.registration
     guard registration.state.load(ordering: .acquiring) == 0 else { return false }
     let flags = registration.flags
-    switch entry.pointee.handler {
-    case .plain(let body)? where flags == RegistrationCore.Flag.endsWithToken:
-      body(notification)  // The common case: a token-bound observer on the posting thread.
-      return true
-    case .owned(let body)? where flags == RegistrationCore.Flag.hasOwner:
-      // An owner-bound observer on the posting thread, without a sender filter.
+    if flags == RegistrationCore.Flag.hasOwner {
+      // An owner-bound observer on the posting thread, without a sender filter. The owner is
+      // loaded before the handler is read, so the handler is not held across the runtime call.
       guard let owner = registration.owner else {
         registration.end()  // The owner deinitialised: this registration is over.
         return false
       }
-      body(owner, notification)
+      if case .owned(let body)? = entry.pointee.handler {
+        body(owner, notification)
+        return true
+      }
+    }
+    switch entry.pointee.handler {
+    case .plain(let body)? where flags == RegistrationCore.Flag.endsWithToken:
+      body(notification)  // The common case: a token-bound observer on the posting thread.
       return true
     case let handler?:
       return deliverSlowPath(notification, senderID: senderID, registration: registration, handler: handler)
