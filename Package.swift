@@ -8,12 +8,24 @@ let package = Package(
   products: [
     .library(name: "PresentationModel", targets: ["PresentationModel"]),
     .library(name: "PresentationModelTesting", targets: ["PresentationModelTesting"]),
+    .executable(name: "presentation-bench", targets: ["presentation-bench"]),
   ],
   targets: [
     .target(name: "PresentationModel"),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
+    .executableTarget(name: "presentation-bench", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
+    // The seed scenarios as small examples built on the public API only.
+    .target(name: "TouchTrackerExample", dependencies: ["PresentationModel"], path: "Sources/Examples/TouchTracker"),
+    .target(name: "SettingsMenuExample", dependencies: ["PresentationModel"], path: "Sources/Examples/SettingsMenu"),
+    .target(name: "NodeEditorExample", dependencies: ["PresentationModel"], path: "Sources/Examples/NodeEditor"),
+    .executableTarget(
+      name: "presentation-demo",
+      dependencies: ["PresentationModel", "TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample"]),
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: ["TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample", "PresentationModelTesting"]),
     .testTarget(name: "ReliabilityTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
   ],
   swiftLanguageModes: [.v6]

@@ -9,7 +9,10 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "core-consumer",
-      dependencies: [.product(name: "PresentationModel", package: "PresentationModel")]
+      dependencies: [
+        .product(name: "PresentationModel", package: "PresentationModel"),
+        .product(name: "PresentationModelTesting", package: "PresentationModel"),
+      ]
     )
   ],
   swiftLanguageModes: [.v6]

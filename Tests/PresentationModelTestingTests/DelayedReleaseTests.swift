@@ -68,4 +68,29 @@ import Testing
     }
     fade.completeAll()
   }
+
+  /// The same story with the real ``PendingDelete`` on virtual time: the widget survives until the
+  /// fade's last step has disposed it and let it go.
+  @MainActor @Test func aWidgetFadedByPendingDeleteIsReportedUntilItsFadeCompletes() async throws {
+    @MainActor final class FadingWidget: Fadable {
+      var opacity = 1.0
+      func dispose() {}
+    }
+    let scheduler = ManualStepScheduler()
+    let pendingDelete = PendingDelete(duration: .milliseconds(300), steps: 3, scheduler: scheduler)
+    let tracker = LeakTracker()
+    do {
+      let widget = FadingWidget()
+      tracker.track(widget)
+      pendingDelete.fadeOutAndDispose(widget, completion: nil)  // the async overload would wait
+    }
+    scheduler.advance(by: .milliseconds(200))
+    let midFade = await tracker.checkForLeaks(timeout: .zero)
+    let survivor = try #require(midFade.survivors.first)
+    #expect(survivor.typeName.hasSuffix("FadingWidget"), "\(midFade)")
+    scheduler.advance(by: .milliseconds(100))
+    let afterFade = await tracker.checkForLeaks(timeout: .zero)
+    #expect(!afterFade.hasLeaks, "\(afterFade)")
+    #expect(pendingDelete.pendingCount == 0)
+  }
 }

@@ -1,11 +1,11 @@
 #if canImport(Darwin)
-  import Darwin
+  public import Darwin  // public: the inlinable `withLock` calls pthread_mutex_*
 #elseif canImport(Glibc)
-  import Glibc
+  public import Glibc  // public: the inlinable `withLock` calls pthread_mutex_*
 #elseif canImport(Musl)
-  import Musl
+  public import Musl  // public: the inlinable `withLock` calls pthread_mutex_*
 #elseif canImport(Android)
-  import Android
+  public import Android  // public: the inlinable `withLock` calls pthread_mutex_*
 #endif
 
 /// A value guarded by a `pthread_mutex_t`.
@@ -13,10 +13,14 @@
 /// Used instead of `Synchronization.Mutex` because ThreadSanitizer cannot see `Mutex` on Linux
 /// (its lock operations live in an uninstrumented library), so every state it guards would be
 /// reported as racy and real races would drown. ThreadSanitizer intercepts `pthread_mutex_*`.
+///
+/// `withLock` is inlinable so that the center's inlinable post path is specialised in full where it
+/// is called.
+@usableFromInline
 package struct LockedState<State>: @unchecked Sendable {
   // @unchecked Sendable: `State` is only reachable through `withLock`, which holds the mutex for
   // the whole access, so no two threads ever touch it at once.
-  private let storage: Storage
+  @usableFromInline let storage: Storage
 
   package init(_ initial: State) {
     storage = Storage.make(initial)
@@ -24,7 +28,7 @@ package struct LockedState<State>: @unchecked Sendable {
 
   /// Runs `body` with exclusive access to the state. Not reentrant: calling `withLock` on the same
   /// value from inside `body` deadlocks.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try storage.withUnsafeMutablePointers { state, mutex in
       pthread_mutex_lock(mutex)
@@ -33,7 +37,8 @@ package struct LockedState<State>: @unchecked Sendable {
     }
   }
 
-  private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
+  @usableFromInline
+  final class Storage: ManagedBuffer<State, pthread_mutex_t> {
     static func make(_ initial: State) -> Storage {
       let buffer = create(minimumCapacity: 1) { _ in initial }
       let storage = unsafeDowncast(buffer, to: Storage.self)

@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// Delivers typed notifications to observers, in registration order, from any thread.
 ///
 /// ```swift
@@ -40,15 +38,14 @@ public final class TypedNotificationCenter: Sendable {
   /// notification type. Release builds do not check.
   public static let maximumNestedPostDepth = 100
 
-  private struct State {
-    var channels: [ObjectIdentifier: AnyChannel] = [:]
+  @usableFromInline
+  struct State {
+    @usableFromInline var channels: [ObjectIdentifier: AnyChannel] = [:]
     /// Channels with tombstones deferred because a post was reading their storage.
-    var deferred: Set<ObjectIdentifier> = []
+    @usableFromInline var deferred: Set<ObjectIdentifier> = []
   }
 
-  private let state = LockedState(State())
-  /// Set while `State.deferred` is not empty: a finishing post then reclaims what it can.
-  private let hasDeferredTombstones = Atomic<Bool>(false)
+  @usableFromInline let state = LockedState(State())
 
   /// Creates an empty center.
   public init() {}
@@ -72,6 +69,7 @@ public final class TypedNotificationCenter: Sendable {
   /// returns; main-actor observers run synchronously when the caller is on the main thread and are
   /// enqueued on the main queue (in order) otherwise. Posting a type nobody observes is a cheap
   /// no-op.
+  @inlinable
   public func post<N: TypedNotification>(_ notification: N) {
     deliver(notification, senderID: nil)
   }
@@ -80,62 +78,80 @@ public final class TypedNotificationCenter: Sendable {
   /// filtering for this very object receive it.
   ///
   /// The sender is compared by identity and never retained.
+  @inlinable
   public func post<N: TypedNotification>(_ notification: N, from sender: AnyObject) {
     deliver(notification, senderID: ObjectIdentifier(sender))
   }
 
-  @inline(__always)
-  private func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
-    guard let snapshot = snapshot(of: N.self) else { return }
-    deliver(notification, senderID: senderID, to: consume snapshot)
-    if hasDeferredTombstones.load(ordering: .relaxed) { reclaimDeferred() }
+  // The post path is inlinable so that it is specialised for `N` where it is called: generic code
+  // would look up the metadata of `Channel<N>`, `EntryStorage<N>` and `Handler<N>` on every post.
+  @inlinable @inline(__always)
+  func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
+    guard let (snapshot, count) = beginPost(of: N.self) else { return }
+    deliver(notification, senderID: senderID, to: snapshot, count: count)
+    endPost(consume snapshot)
   }
 
-  /// The storage of `N`'s channel, retained: a post reads it outside the lock and nothing mutates
-  /// it while it is retained.
-  @inline(__always)
-  private func snapshot<N: TypedNotification>(of _: N.Type) -> EntryStorage<N>? {
+  /// The storage of `N`'s channel, retained and counted as read (nothing mutates it until
+  /// `endPost`), and the number of entries in it.
+  @inlinable @inline(__always)
+  func beginPost<N: TypedNotification>(of _: N.Type) -> (EntryStorage<N>, Int)? {
     let key = ObjectIdentifier(N.self)
     return state.withLock { state in
       guard let channel = state.channels[key] else { return nil }
-      return unsafeDowncast(channel, to: Channel<N>.self).storage
+      let storage = unsafeDowncast(channel, to: Channel<N>.self).storage
+      let count = storage.beginRead()
+      return (storage, count)
     }
   }
 
-  /// Calls each entry of `snapshot`; the snapshot is released when this returns.
-  @inline(__always)
-  private func deliver<N: TypedNotification>(
-    _ notification: N, senderID: ObjectIdentifier?, to snapshot: consuming EntryStorage<N>
+  /// Calls each entry of `snapshot` in order.
+  @inlinable @inline(__always)
+  func deliver<N: TypedNotification>(
+    _ notification: N, senderID: ObjectIdentifier?, to snapshot: borrowing EntryStorage<N>, count: Int
   ) {
     #if DEBUG
       RecursionGuard.enter(N.self)
       defer { RecursionGuard.leave() }
     #endif
-    snapshot.withUnsafeMutablePointers { header, entries in
-      for index in 0..<header.pointee.count {
-        _ = entries[index].deliver(notification, senderID: senderID)
+    snapshot.withUnsafeMutablePointerToElements { entries in
+      for index in 0..<count {
+        _ = Entry.deliver(notification, senderID: senderID, to: entries + index)
       }
     }
   }
 
-  /// Applies tombstones that were deferred while posts were reading their storage.
-  private func reclaimDeferred() {
-    let reclaimed = state.withLock { state in
-      var reclaimed = Reclaimed()
-      for key in state.deferred {
-        guard let channel = state.channels[key] else {
-          state.deferred.remove(key)
-          continue
-        }
-        if channel.reclaimIfUnused(into: &reclaimed) {
-          state.deferred.remove(key)
-          if channel.count == 0 { state.channels[key] = nil }
-        }
-      }
-      if state.deferred.isEmpty { hasDeferredTombstones.store(false, ordering: .relaxed) }
+  /// Counts the post out of `snapshot` and releases it, both under the lock (so the hand-over is
+  /// visible to ThreadSanitizer), and applies tombstones deferred while posts were reading.
+  @inlinable @inline(__always)
+  func endPost<N: TypedNotification>(_ snapshot: consuming EntryStorage<N>) {
+    var held: EntryStorage<N>? = consume snapshot
+    let reclaimed = state.withLock { state -> Reclaimed? in
+      var reclaimed: Reclaimed?
+      held.unsafelyUnwrapped.endRead(into: &reclaimed)
+      // Not the last reference unless the storage was retired and just emptied: no user code runs.
+      held = nil
+      if !state.deferred.isEmpty { reclaimDeferred(in: &state, into: &reclaimed) }
       return reclaimed
     }
-    reclaimed.finish()
+    reclaimed?.finish()
+  }
+
+  /// Applies tombstones that were deferred while posts were reading their storage; under the lock.
+  @usableFromInline
+  func reclaimDeferred(in state: inout State, into reclaimed: inout Reclaimed?) {
+    var collected = reclaimed ?? Reclaimed()
+    for key in state.deferred {
+      guard let channel = state.channels[key] else {
+        state.deferred.remove(key)
+        continue
+      }
+      if channel.reclaimIfUnused(into: &collected) {
+        state.deferred.remove(key)
+        if channel.count == 0 { state.channels[key] = nil }
+      }
+    }
+    reclaimed = collected
   }
 
   // MARK: Observing with an owner
@@ -164,6 +180,8 @@ public final class TypedNotificationCenter: Sendable {
   ///     owner that is already deinitialising yields an ended token and registers nothing.
   ///   - sender: When given, only notifications posted `from:` this very object are delivered; the
   ///     observation ends when the sender deinitialises.
+  ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
+  ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   ///   - handler: Runs on the posting thread. Capturing `owner` strongly in it would keep the owner
   ///     alive forever; use the `owner` argument instead.
   /// - Returns: A token that can end the observation early.
@@ -283,8 +301,13 @@ public final class TypedNotificationCenter: Sendable {
   /// }
   /// ```
   ///
-  /// - Parameter bufferingPolicy: What happens when notifications arrive faster than the consumer
-  ///   takes them. See ``NotificationBufferingPolicy``; there is deliberately no default.
+  /// - Parameters:
+  ///   - type: The notification type to observe.
+  ///   - sender: When given, only notifications posted `from:` this very object are delivered.
+  ///   - bufferingPolicy: What happens when notifications arrive faster than the consumer takes
+  ///     them. See ``NotificationBufferingPolicy``; there is deliberately no default.
+  ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
+  ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   public func notifications<N: TypedNotification>(
     of type: N.Type, from sender: AnyObject? = nil, bufferingPolicy: NotificationBufferingPolicy,
     fileID: StaticString = #fileID, line: UInt = #line
@@ -292,7 +315,7 @@ public final class TypedNotificationCenter: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
     let token = register(
       owner: nil, sender: sender, flags: RegistrationCore.Flag.stream, fileID: fileID, line: line,
-      handler: Handler<N>.stream(continuation))
+      handler: Handler<N>.stream { _ = continuation.yield($0) }, continuation: continuation)
     continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
     return TypedNotificationSequence(stream: stream, token: token)
   }
@@ -343,10 +366,10 @@ public final class TypedNotificationCenter: Sendable {
 
   private func register<N: TypedNotification>(
     owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
-    handler: Handler<N>
+    handler: Handler<N>, continuation: AsyncStream<N>.Continuation? = nil
   ) -> ObserverToken {
     let registration: Registration<N>
-    if case .stream(let continuation) = handler {
+    if let continuation {
       registration = StreamRegistration(
         center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
     } else {
@@ -387,7 +410,6 @@ public final class TypedNotificationCenter: Sendable {
         if channel.count == 0 { state.channels[key] = nil }
       } else {
         state.deferred.insert(key)
-        hasDeferredTombstones.store(true, ordering: .relaxed)
       }
       return reclaimed
     }

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationModelTesting
 
 struct NodeDeleted: TypedNotification {
   let nodeID: Int
@@ -21,6 +22,41 @@ print("received \(received), observers before \(before), after \(after), owner d
 guard received == [1], before == 1, after == 0, weakOwner == nil else {
   print("FAILED: the outside consumer did not see the documented behaviour")
   exit(1)
+}
+
+// Pending delete with virtual time: fade, dispose, and the widget's deinit runs.
+@MainActor
+final class FadingWidget: Fadable {
+  var opacity = 1.0
+  var disposed = 0
+  func dispose() { disposed += 1 }
+}
+
+MainActor.assumeIsolated {
+  let scheduler = ManualStepScheduler()
+  let pendingDelete = PendingDelete(duration: .milliseconds(300), steps: 3, scheduler: scheduler)
+  weak var weakWidget: FadingWidget?
+  var opacities: [Double] = []
+  var outcome: PendingDelete.Outcome?
+  do {
+    let widget = FadingWidget()
+    weakWidget = widget
+    pendingDelete.fadeOutAndDispose(widget) { outcome = $0 }
+    for _ in 0..<3 {
+      scheduler.advance(by: .milliseconds(100))
+      opacities.append(widget.opacity)
+    }
+    guard widget.disposed == 1 else {
+      print("FAILED: dispose ran \(widget.disposed) times")
+      exit(1)
+    }
+  }
+  let deinitRan = weakWidget == nil
+  print("opacities \(opacities), outcome \(String(describing: outcome)), deinit ran \(deinitRan)")
+  guard deinitRan, outcome == .disposed, pendingDelete.pendingCount == 0, opacities.last == 0 else {
+    print("FAILED: the fade did not end in a disposed, deinitialised widget")
+    exit(1)
+  }
 }
 print("OK")
 

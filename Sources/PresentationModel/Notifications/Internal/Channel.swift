@@ -4,11 +4,15 @@
 //
 // @unchecked Sendable: a `Reclaimed` is built under the lock and handed, whole, to the thread that
 // took the lock, which only drops it; no two threads ever access one.
+@usableFromInline
 struct Reclaimed: @unchecked Sendable {
-  var garbage: [Any] = []
-  var ended: [RegistrationCore] = []
+  @usableFromInline var garbage: [Any] = []
+  @usableFromInline var ended: [RegistrationCore] = []
+
+  @usableFromInline init() {}
 
   /// Finishes what was reclaimed; call after the lock is released.
+  @usableFromInline
   consuming func finish() {
     for registration in ended { registration.didEnd() }
     garbage = []
@@ -16,6 +20,7 @@ struct Reclaimed: @unchecked Sendable {
 }
 
 /// The type-erased face of a channel, for the center's non-generic bookkeeping.
+@usableFromInline
 class AnyChannel {
   var count: Int { fatalError("abstract") }
   var registrations: [RegistrationCore] { fatalError("abstract") }
@@ -28,17 +33,22 @@ class AnyChannel {
 /// The observers of one notification type, in registration order. Only touched under the center's
 /// lock.
 ///
-/// Posting retains `storage` under the lock and iterates it outside, so a storage that is not
-/// uniquely referenced is being read by a post and is never mutated: a change copies it first
-/// (copy-on-write by hand, with `isKnownUniquelyReferenced`). Observers added during a delivery are
-/// therefore not part of it.
+/// Posting retains `storage` and counts itself in its `readers` under the lock, iterates it outside
+/// the lock, then leaves (decrement, release) under the lock again. A storage with readers is never
+/// mutated: a change copies it first and retires the old one, which its last reader empties. So
+/// observers added during a delivery are not part of it, and every hand-over of a storage between
+/// threads goes through the lock, where ThreadSanitizer can see it (it cannot see the runtime's
+/// reference counts, so `isKnownUniquelyReferenced` alone would look racy to it).
 ///
 /// Ending a registration turns its entry into a tombstone in O(1) through the registration's
 /// `slot`, releasing the handler at once; while a post is iterating the storage the tombstone is
 /// deferred until the post ends. Tombstones are swept out once they make up half the storage, so
 /// ending a registration never scans the others (amortised O(1)).
+@usableFromInline
 final class Channel<N: TypedNotification>: AnyChannel {
-  private(set) var storage = EntryStorage<N>.make(capacity: 4)
+  // @exclusivity(unchecked): only ever accessed under the center's lock, which already makes
+  // accesses exclusive; the dynamic check would cost the post path a runtime call.
+  @usableFromInline @exclusivity(unchecked) private(set) var storage = EntryStorage<N>.make(capacity: 4)
   /// Tombstoned or ended entries still in `storage`.
   private var endedCount = 0
   /// At this many entries, the next registration also sweeps entries whose owner or sender died
@@ -53,9 +63,14 @@ final class Channel<N: TypedNotification>: AnyChannel {
     }
   }
 
+  /// Whether no post is reading `storage`, so it may be changed in place.
+  private func storageIsUnused() -> Bool {
+    storage.header.readers == 0 && isKnownUniquelyReferenced(&storage)
+  }
+
   func append(_ registration: Registration<N>, handler: Handler<N>, into reclaimed: inout Reclaimed) {
     let header = storage.header
-    if !isKnownUniquelyReferenced(&storage) || header.count == header.capacity || header.count >= sweepThreshold {
+    if !storageIsUnused() || header.count == header.capacity || header.count >= sweepThreshold {
       rebuild(minimumCapacity: header.count - endedCount + 1, into: &reclaimed)
     }
     storage.withUnsafeMutablePointers { header, entries in
@@ -71,7 +86,7 @@ final class Channel<N: TypedNotification>: AnyChannel {
   func tombstone(_ registration: Registration<N>, into reclaimed: inout Reclaimed) -> Bool {
     let slot = registration.slot
     guard slot >= 0, slot < storage.header.count else { return true }
-    guard isKnownUniquelyReferenced(&storage) else { return false }
+    guard storageIsUnused() else { return false }
     storage.withUnsafeMutablePointerToElements { entries in
       guard entries[slot].registration === registration, let handler = entries[slot].handler else { return }
       entries[slot].handler = nil
@@ -85,7 +100,7 @@ final class Channel<N: TypedNotification>: AnyChannel {
   }
 
   override func reclaimIfUnused(into reclaimed: inout Reclaimed) -> Bool {
-    guard isKnownUniquelyReferenced(&storage) else { return false }
+    guard storageIsUnused() else { return false }
     rebuild(minimumCapacity: storage.header.count - endedCount, into: &reclaimed)
     return true
   }
@@ -102,9 +117,13 @@ final class Channel<N: TypedNotification>: AnyChannel {
   /// Replaces `storage` with a fresh one holding only the live entries, renumbering their slots.
   /// Moves entries when the old storage is unused, copies them when a post is reading it.
   private func rebuild(minimumCapacity: Int, into reclaimed: inout Reclaimed) {
-    let unused = isKnownUniquelyReferenced(&storage)
+    let unused = storageIsUnused()
     let old = storage
-    let fresh = EntryStorage<N>.make(capacity: Swift.max(4, minimumCapacity * 2))
+    // Posts still reading the old storage hold it; the last of them empties it (`endRead`).
+    if !unused { old.header.isRetired = true }
+    // Grows by half rather than doubling: one entry per registration, so the slack is paid per
+    // registration (on average a quarter of an entry instead of half).
+    let fresh = EntryStorage<N>.make(capacity: Swift.max(4, minimumCapacity + minimumCapacity / 2))
     old.withUnsafeMutablePointers { oldHeader, oldEntries in
       fresh.withUnsafeMutablePointers { header, entries in
         for index in 0..<oldHeader.pointee.count {
@@ -133,25 +152,68 @@ final class Channel<N: TypedNotification>: AnyChannel {
     storage = fresh
     endedCount = 0
     sweepThreshold = Swift.max(32, storage.header.count * 2)
-    reclaimed.garbage.append(old)  // a post may still hold it; never free it under the lock
+    reclaimed.garbage.append(old)  // dropped after the lock is released
   }
 }
 
 /// The header of an ``EntryStorage``.
+@usableFromInline
 struct EntryStorageHeader {
-  var count: Int
-  let capacity: Int
+  @usableFromInline var count: Int
+  @usableFromInline let capacity: Int
+  /// Posts iterating this storage now. Changed only under the center's lock.
+  @usableFromInline var readers = 0
+  /// Set when the channel replaced this storage while posts were reading it.
+  @usableFromInline var isRetired = false
+
+  @usableFromInline init(count: Int, capacity: Int) {
+    self.count = count
+    self.capacity = capacity
+  }
 }
 
-/// A growable, manually copy-on-write array of entries, so that the channel can tell with
-/// `isKnownUniquelyReferenced` whether a post is reading it.
+/// A growable, manually copy-on-write array of entries that knows how many posts are reading it.
 ///
-/// A storage is mutated only under the center's lock and only while uniquely referenced; a storage
-/// shared with a post is read-only until that post releases it.
+/// A storage is mutated only under the center's lock and only while no post reads it; a storage
+/// being read is read-only until its last reader leaves.
+@usableFromInline
 final class EntryStorage<N: TypedNotification>: ManagedBuffer<EntryStorageHeader, Entry<N>> {
   static func make(capacity: Int) -> EntryStorage<N> {
     let buffer = create(minimumCapacity: capacity) { _ in EntryStorageHeader(count: 0, capacity: capacity) }
     return unsafeDowncast(buffer, to: EntryStorage<N>.self)
+  }
+
+  /// Counts a post in and returns how many entries it may read; under the center's lock.
+  @inlinable @inline(__always)
+  func beginRead() -> Int {
+    withUnsafeMutablePointerToHeader { header in
+      // Field pointers, so that ThreadSanitizer sees an access to `readers` only, not to the whole
+      // header (whose `count` other posts may be reading).
+      header.pointer(to: \.readers)!.pointee += 1
+      return header.pointer(to: \.count)!.pointee
+    }
+  }
+
+  /// Counts a post out; under the center's lock. The last reader of a retired storage moves its
+  /// entries into `reclaimed`, so that releasing the storage runs no user code under the lock.
+  @inlinable @inline(__always)
+  func endRead(into reclaimed: inout Reclaimed?) {
+    let isLastReaderOfRetired = withUnsafeMutablePointerToHeader { header in
+      let readers = header.pointer(to: \.readers)!
+      readers.pointee -= 1
+      return readers.pointee == 0 && header.pointer(to: \.isRetired)!.pointee
+    }
+    if isLastReaderOfRetired { empty(into: &reclaimed) }
+  }
+
+  @usableFromInline
+  func empty(into reclaimed: inout Reclaimed?) {
+    var emptied = reclaimed ?? Reclaimed()
+    withUnsafeMutablePointers { header, entries in
+      for index in 0..<header.pointee.count { emptied.garbage.append((entries + index).move()) }
+      header.pointee.count = 0
+    }
+    reclaimed = emptied
   }
 
   deinit {

@@ -11,6 +11,7 @@
 
   /// Counts nested posts on the current thread so that a handler re-posting what it observes is
   /// stopped with a clear message instead of a stack overflow. Debug builds only.
+  @usableFromInline
   enum RecursionGuard {
     /// One thread-specific slot holding the depth as a pointer-sized integer.
     private static let key: pthread_key_t = {
@@ -20,6 +21,7 @@
       return key
     }()
 
+    @usableFromInline
     static func enter<N>(_: N.Type) {
       let depth = Int(bitPattern: pthread_getspecific(key)) + 1
       precondition(
@@ -32,6 +34,7 @@
       pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth))
     }
 
+    @usableFromInline
     static func leave() {
       let depth = Int(bitPattern: pthread_getspecific(key)) - 1
       pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth))

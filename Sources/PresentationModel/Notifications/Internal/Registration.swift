@@ -1,6 +1,6 @@
 internal import Dispatch
 internal import Foundation
-internal import Synchronization
+public import Synchronization  // public: the inlinable post path uses Atomic and Mutex
 
 /// The part of a registration that tokens and introspection see: its state and where it came
 /// from. It never holds the handler, so a token that outlives its observation keeps nothing of
@@ -10,30 +10,56 @@ internal import Synchronization
 /// sender filter are alive. It ends exactly once: the first caller of `markEnded()` wins.
 //
 // @unchecked Sendable: every stored property is immutable after init (`let`), a `weak let` (the
-// runtime makes weak loads thread-safe), the `Atomic` state, or `slot`, which is only read and
-// written while the owning center's lock is held.
+// runtime makes weak loads thread-safe), the `Atomic` state, or `storedSlot`, which is only read
+// and written while the owning center's lock is held. `fileIDStart` points into a string literal,
+// which is immutable and lives as long as the process.
+//
+// Layout: one registration is made per observation, so its fields are ordered and sized to fit a
+// 72-byte object (an 80-byte malloc chunk): the one-byte fields and the line share a word, the file
+// name is a pointer and a 32-bit count instead of a 17-byte `StaticString`, and the slot is 32-bit.
+@usableFromInline
 class RegistrationCore: @unchecked Sendable {
   /// `0` while active, `1` once ended.
-  let state = Atomic<UInt8>(0)
+  @usableFromInline let state = Atomic<UInt8>(0)
   /// Packed flags; see `Flag`.
-  let flags: UInt8
+  @usableFromInline let flags: UInt8
+  private let storedLine: UInt32
   weak let center: TypedNotificationCenter?
-  weak let owner: AnyObject?
+  @usableFromInline weak let owner: AnyObject?
   weak let sender: AnyObject?
   let ownerType: (any AnyObject.Type)?
-  let fileID: StaticString
-  let line: UInt
-  /// Index of this registration's entry in its channel's storage. Guarded by the center's lock.
-  var slot = -1
+  /// The UTF-8 of the `#fileID` literal, or `nil` when the literal was a single scalar, which is
+  /// then stored in `fileIDCount`.
+  private let fileIDStart: UnsafePointer<UInt8>?
+  private let fileIDCount: UInt32
+  private var storedSlot: Int32 = -1
 
+  /// Index of this registration's entry in its channel's storage. Guarded by the center's lock.
+  var slot: Int {
+    get { Int(storedSlot) }
+    set { storedSlot = Int32(newValue) }
+  }
+
+  /// The `#fileID` of the `observe` call.
+  var fileID: String {
+    guard let fileIDStart else { return Unicode.Scalar(fileIDCount).map { String($0) } ?? "?" }
+    return String(decoding: UnsafeBufferPointer(start: fileIDStart, count: Int(fileIDCount)), as: UTF8.self)
+  }
+
+  /// The line of the `observe` call (lines past `UInt32.max` read as `UInt32.max`).
+  var line: Int { Int(storedLine) }
+
+  // Computed and inlinable rather than `static let`, so the inlined post path folds them to
+  // constants instead of calling a lazy global's accessor.
+  @usableFromInline
   enum Flag {
-    static let hasOwner: UInt8 = 1 << 0
-    static let hasSender: UInt8 = 1 << 1
-    static let mainActor: UInt8 = 1 << 2
-    static let oneShot: UInt8 = 1 << 3
-    static let stream: UInt8 = 1 << 4
+    @inlinable static var hasOwner: UInt8 { 1 << 0 }
+    @inlinable static var hasSender: UInt8 { 1 << 1 }
+    @inlinable static var mainActor: UInt8 { 1 << 2 }
+    @inlinable static var oneShot: UInt8 { 1 << 3 }
+    @inlinable static var stream: UInt8 { 1 << 4 }
     /// Owner-less, non-stream registrations end when their token is released.
-    static let endsWithToken: UInt8 = 1 << 5
+    @inlinable static var endsWithToken: UInt8 { 1 << 5 }
   }
 
   init(
@@ -49,8 +75,14 @@ class RegistrationCore: @unchecked Sendable {
     if sender != nil { flags |= Flag.hasSender }
     if owner == nil && flags & Flag.stream == 0 { flags |= Flag.endsWithToken }
     self.flags = flags
-    self.fileID = fileID
-    self.line = line
+    self.storedLine = UInt32(clamping: line)
+    if fileID.hasPointerRepresentation {
+      self.fileIDStart = fileID.utf8Start
+      self.fileIDCount = UInt32(clamping: fileID.utf8CodeUnitCount)
+    } else {
+      self.fileIDStart = nil
+      self.fileIDCount = fileID.unicodeScalar.value
+    }
   }
 
   @inline(__always) final func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
@@ -70,6 +102,7 @@ class RegistrationCore: @unchecked Sendable {
   /// Ends the registration and lets the center release its handler; later calls do nothing.
   ///
   /// Must not be called while the center's lock is held.
+  @usableFromInline
   @discardableResult
   final func end() -> Bool {
     guard markEnded() else { return false }
@@ -97,12 +130,13 @@ class RegistrationCore: @unchecked Sendable {
     let delivery: RegistrationInfo.Delivery =
       has(Flag.stream) ? .asyncSequence : has(Flag.mainActor) ? .mainActor : .postingThread
     return RegistrationInfo(
-      notificationType: notificationType, ownerType: ownerType, fileID: "\(fileID)", line: Int(line),
+      notificationType: notificationType, ownerType: ownerType, fileID: fileID, line: line,
       delivery: delivery, isOneShot: has(Flag.oneShot), filtersBySender: has(Flag.hasSender))
   }
 }
 
 /// A registration for notifications of type `N`.
+@usableFromInline
 class Registration<N: TypedNotification>: RegistrationCore, @unchecked Sendable {
   // @unchecked Sendable: adds no stored state to RegistrationCore.
 
@@ -132,37 +166,69 @@ final class StreamRegistration<N: TypedNotification>: Registration<N>, @unchecke
 }
 
 /// How an entry calls its observer.
+@usableFromInline
 enum Handler<N: TypedNotification>: Sendable {
   /// Called with the notification.
   case plain(@Sendable (N) -> Void)
   /// Called with the (weakly held, then strongly loaded) owner and the notification.
   case owned(@Sendable (AnyObject, N) -> Void)
-  /// Yields into an async sequence.
-  case stream(AsyncStream<N>.Continuation)
+  /// Yields into an async sequence. A closure rather than the `AsyncStream.Continuation` itself:
+  /// the continuation's layout is resilient, which would make every copy of every entry go through
+  /// run-time metadata, even in specialised code.
+  case stream(@Sendable (N) -> Void)
 }
 
 /// One observer in a channel: the registration (shared with the token) and the handler (owned by
 /// the channel alone, dropped as soon as the registration ends and no post is using it).
+@usableFromInline
 struct Entry<N: TypedNotification>: Sendable {
-  let registration: Registration<N>
+  @usableFromInline let registration: Registration<N>
   /// `nil` once the registration ended and the handler was released (a tombstone).
-  var handler: Handler<N>?
+  @usableFromInline var handler: Handler<N>?
 
-  /// Delivers `notification` from the sender identified by `senderID` if the registration is
-  /// still live and its filter matches.
+  /// Delivers `notification` from the sender identified by `senderID` to the entry at `entry`, if
+  /// its registration is still live and its filter matches.
+  ///
+  /// `entry` must lie in a storage that the caller keeps retained for the whole call, as a post
+  /// does with its snapshot. Such a storage is never mutated (a change copies it first), so the
+  /// entry's registration and handler outlive the call; the registration is therefore read without
+  /// retaining it.
   ///
   /// - Returns: `false` if the registration turned out to have ended, so the caller can reclaim it.
-  @inline(__always)
-  func deliver(_ notification: N, senderID: ObjectIdentifier?) -> Bool {
-    guard registration.state.load(ordering: .acquiring) == 0, let handler else { return false }
-    if registration.flags == RegistrationCore.Flag.endsWithToken, case .plain(let body) = handler {
+  ///
+  /// Inlinable, with the center's post path, so that it is specialised for `N` in the module that
+  /// posts: unspecialised, every entry would look up generic metadata for `Handler<N>`.
+  @inlinable @inline(__always)
+  static func deliver(_ notification: N, senderID: ObjectIdentifier?, to entry: UnsafeMutablePointer<Self>) -> Bool {
+    // unowned(unsafe): the retained snapshot holding `entry` keeps the registration alive (see above).
+    unowned(unsafe) let registration = entry.pointee.registration
+    guard registration.state.load(ordering: .acquiring) == 0 else { return false }
+    let flags = registration.flags
+    if flags == RegistrationCore.Flag.hasOwner {
+      // An owner-bound observer on the posting thread, without a sender filter. The owner is
+      // loaded before the handler is read, so the handler is not held across the runtime call.
+      guard let owner = registration.owner else {
+        registration.end()  // The owner deinitialised: this registration is over.
+        return false
+      }
+      if case .owned(let body)? = entry.pointee.handler {
+        body(owner, notification)
+        return true
+      }
+    }
+    switch entry.pointee.handler {
+    case .plain(let body)? where flags == RegistrationCore.Flag.endsWithToken:
       body(notification)  // The common case: a token-bound observer on the posting thread.
       return true
+    case let handler?:
+      return deliverSlowPath(notification, senderID: senderID, registration: registration, handler: handler)
+    case nil:
+      return false
     }
-    return Self.deliverSlowPath(notification, senderID: senderID, registration: registration, handler: handler)
   }
 
-  private static func deliverSlowPath(
+  @usableFromInline
+  static func deliverSlowPath(
     _ notification: N, senderID: ObjectIdentifier?, registration: Registration<N>, handler: Handler<N>
   ) -> Bool {
     if registration.has(RegistrationCore.Flag.hasSender) {
@@ -203,8 +269,8 @@ struct Entry<N: TypedNotification>: Sendable {
         return false
       }
       body(owner, notification)
-    case .stream(let continuation):
-      continuation.yield(notification)
+    case .stream(let yield):
+      yield(notification)
     }
     return true
   }

@@ -1,0 +1,117 @@
+import Foundation
+import PresentationModel
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Heap bytes held per registration, read from the allocator.
+///
+/// Method: glibc's "in use bytes" (the sum of `mallinfo2().uordblks` over all arenas plus mmapped
+/// chunks: bytes in allocated chunks, headers and rounding included) is read before and after
+/// making `count` registrations; the difference divided by `count` is the figure. Storage the
+/// caller needs anyway (the array holding the tokens or the owners) is allocated before the first
+/// reading, so only what the center and its tokens cost is counted.
+///
+/// Swift's Glibc module does not import `<malloc.h>`, so the figure is read from the text that
+/// glibc's `malloc_stats()` (found with `dlsym`) writes to standard error, captured through a
+/// pipe. Without glibc the figure is not available.
+@MainActor
+enum MemoryFootprint {
+  static var isAvailable: Bool { mallocStats != nil }
+
+  #if canImport(Glibc)
+    private typealias MallocStats = @convention(c) () -> Void
+    private static let mallocStats: MallocStats? = {
+      guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_stats") else { return nil }
+      return unsafeBitCast(symbol, to: MallocStats.self)
+    }()
+  #else
+    private static let mallocStats: (() -> Void)? = nil
+  #endif
+
+  /// The allocator's "in use bytes" over all arenas, mmapped chunks included.
+  static func bytesInUse() -> Int {
+    #if canImport(Glibc)
+      guard let mallocStats else { return 0 }
+      var ends: [Int32] = [0, 0]
+      guard pipe(&ends) == 0 else { fatalError("pipe() failed; bytes per registration cannot be measured") }
+      let savedError = dup(2)
+      dup2(ends[1], 2)
+      mallocStats()
+      dup2(savedError, 2)
+      close(savedError)
+      close(ends[1])
+      var output: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = read(ends[0], &buffer, buffer.count)
+        guard count > 0 else { break }
+        output.append(contentsOf: buffer[0..<count])
+      }
+      close(ends[0])
+      // "Total (incl. mmap):\nsystem bytes     =  N\nin use bytes     =  M\n..."
+      let text = String(decoding: output, as: UTF8.self)
+      guard let total = text.range(of: "Total (incl. mmap):"),
+        let inUse = text[total.upperBound...].split(separator: "\n").first(where: { $0.hasPrefix("in use bytes") }),
+        let value = inUse.split(separator: "=").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+      else {
+        fatalError("could not read malloc_stats() output; bytes per registration cannot be measured:\n\(text)")
+      }
+      return value
+    #else
+      return 0
+    #endif
+  }
+
+  static func bytesPerRegistration(_ contender: Contender, count: Int) -> Double {
+    let sink = Sink.make()
+    switch contender {
+    case .floor:
+      var handlers = FloorHandlers()
+      handlers.reserveCapacity(count)
+      let before = bytesInUse()
+      for _ in 0..<count { handlers.append(Workloads.makeFloor(observers: 1, sink: sink)[0]) }
+      return Double(bytesInUse() - before) / Double(count)
+    case .ours:
+      let center = TypedNotificationCenter()
+      let first = Workloads.observeWithTokens(center, observers: 1, sink: sink)
+      var tokens: [ObserverToken] = []
+      tokens.reserveCapacity(count)
+      let before = bytesInUse()
+      for _ in 0..<count { tokens.append(Workloads.observeWithToken(center, sink: sink)) }
+      let bytes = bytesInUse() - before
+      withExtendedLifetime((first, tokens)) {}
+      return Double(bytes) / Double(count)
+    case .oursOwnerBound:
+      let center = TypedNotificationCenter()
+      let first = Workloads.observeWithTokens(center, observers: 1, sink: sink)
+      let owners = (0..<count).map { _ in TickOwner(sink: sink) }
+      let before = bytesInUse()
+      for owner in owners { Workloads.observe(center, owner: owner) }
+      let bytes = bytesInUse() - before
+      withExtendedLifetime((first, owners)) {}
+      return Double(bytes) / Double(count)
+    case .foundationTyped:
+      let center = NotificationCenter()
+      var tokens: [NotificationCenter.ObservationToken] = []
+      tokens.reserveCapacity(count)
+      tokens.append(contentsOf: MainActorWorkloads.observeTyped(center, observers: 1, sink: sink))
+      let before = bytesInUse()
+      for _ in 0..<count { tokens.append(MainActorWorkloads.observeTyped(center, sink: sink)) }
+      let bytes = bytesInUse() - before
+      withExtendedLifetime(tokens) {}
+      return Double(bytes) / Double(count)
+    case .foundationClassic:
+      let center = NotificationCenter()
+      var tokens: [any NSObjectProtocol] = []
+      tokens.reserveCapacity(count + 1)
+      tokens.append(contentsOf: Workloads.observeClassic(center, observers: 1, sink: sink))
+      let before = bytesInUse()
+      for _ in 0..<count { tokens.append(Workloads.observeClassic(center, sink: sink)) }
+      let bytes = bytesInUse() - before
+      withExtendedLifetime(tokens) {}
+      return Double(bytes) / Double(count)
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+// presentation-bench: TypedNotificationCenter side by side with Foundation and with the floor
+// (closures in an array), in one interleaved run. See Docs/Performance.md.
+//
+//   swift run -c release presentation-bench            full run (about two minutes)
+//   swift run -c release presentation-bench --quick    CI run (under 30 seconds)
+//   swift run -c release presentation-bench --json     the same figures as JSON on stdout
+//
+// The exit status is non-zero only when a figure cannot be produced, never for slow timings.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--count-allocations" {
+  AllocationCounter.runChild(Array(arguments.dropFirst()))
+}
+let unknown = arguments.filter { !["--quick", "--json"].contains($0) }
+guard unknown.isEmpty else {
+  FileHandle.standardError.write(Data("unknown arguments: \(unknown.joined(separator: " "))\n".utf8))
+  FileHandle.standardError.write(Data("usage: presentation-bench [--quick] [--json]\n".utf8))
+  exit(64)
+}
+let configuration = BenchConfiguration(quick: arguments.contains("--quick"))
+let result = BenchRun(configuration).run()
+if arguments.contains("--json") {
+  print(ReportPrinter.json(result))
+} else {
+  print(ReportPrinter.text(result))
+}
+exit(result.missing.isEmpty ? 0 : 1)

@@ -1,0 +1,101 @@
+import Foundation
+import NodeEditorExample
+import PresentationModel
+
+extension DemoRun {
+  /// Seed 002: deleting a node fades its widget with real Dispatch timing, disposes it, and the
+  /// widget deinitialises with its observers.
+  func playNodeEditor() async {
+    heading(
+      "NodeEditor: delete fades the widget (\(options.fadeMilliseconds) ms in \(options.steps) steps), then it deinitialises"
+    )
+    let editor = ledger.track(NodeEditor(center: center), "editor")
+    let pendingDelete = ledger.track(
+      PendingDelete(duration: .milliseconds(options.fadeMilliseconds), steps: options.steps), "pending delete")
+    let canvas = ledger.track(
+      NodeCanvas(editor: editor, pendingDelete: pendingDelete) { [ledger, weak self] node, editor in
+        let widget = ledger.track(NodeWidget(node: node, editor: editor), "widget of \(node.name)")
+        widget.onOpacityChange = { opacity in self?.showFade(of: node.name, at: opacity) }
+        widget.onDispose = { self?.finishFade(of: node.name) }
+        return widget
+      }, "canvas")
+    let a = editor.addNode(named: "a", type: .number)
+    let b = editor.addNode(named: "b", type: .number)
+    let sum = editor.addNode(named: "sum", type: .add)
+    let out = editor.addNode(named: "out", type: .output)
+    editor.connect(a.id, to: sum.id)
+    editor.connect(b.id, to: sum.id)
+    editor.connect(sum.id, to: out.id)
+    say("nodes: \(describe(editor)); widgets on canvas: \(canvas.widgets.count)")
+    let observer = center.observe(NodeDeleted.self, from: editor) { [weak self] deleted in
+      MainActor.assumeIsolated { self?.say("NodeDeleted(\(deleted.node.name))") }
+    }
+    let rewiring = center.observe(RelationshipsChanged.self, from: editor) { [weak self] change in
+      MainActor.assumeIsolated { self?.say("RelationshipsChanged(nodes \(change.changedNodeIDs))") }
+    }
+    defer {
+      observer.cancel()
+      rewiring.cancel()
+    }
+
+    editor.select(sum.id)
+    editor.perform(.changeType(.multiply))
+    say("menu on 'sum' offers \(editor.menuActions.map(\.description)); changed it to multiply")
+
+    if options.leak, let widget = canvas.widgets[sum.id] {
+      deliberatelyLeaked.append(widget)
+      say("--leak: keeping a strong reference to the widget of 'sum' after it is deleted")
+    }
+    editor.perform(.delete)
+    say("deleted 'sum': nodes \(describe(editor)); selection: \(editor.selectedNode?.name ?? "none")")
+    await waitForFades(pendingDelete)
+
+    editor.select(a.id)
+    editor.perform(.delete)
+    editor.select(b.id)
+    editor.perform(.delete)
+    say("deleted 'a' and 'b' at once: \(pendingDelete.pendingCount) fades in flight")
+    await waitForFades(pendingDelete)
+    say("nodes left: \(describe(editor)); widgets on canvas: \(canvas.widgets.count)")
+    // Each widget observes two notifications; a widget that was deleted but lives on still does.
+    let widgetRegistrations = center.registrations.filter { $0.ownerType == NodeWidget.self }
+    let expected = 2 * canvas.widgets.count
+    say("registrations owned by NodeWidget: \(widgetRegistrations.count) (expected \(expected))")
+    if widgetRegistrations.count != expected {
+      for registration in widgetRegistrations { say("  \(registration)") }
+      problems.append(
+        "\(widgetRegistrations.count - expected) NodeWidget registration(s) outlived their node (seen before teardown)")
+    }
+  }
+
+  private func describe(_ editor: NodeEditor) -> String {
+    editor.nodes.map { node in
+      let inputs = node.inputs.compactMap { editor.node(withID: $0)?.name }
+      return inputs.isEmpty ? node.name : "\(node.name)(\(inputs.joined(separator: ", ")))"
+    }.joined(separator: " ")
+  }
+
+  private func showFade(of name: String, at opacity: Double) {
+    fadingOpacities[name] = opacity
+    if console.isTerminal {
+      console.redraw(
+        "  fading "
+          + fadingOpacities.sorted { $0.key < $1.key }.map { "\($0.key) \(Console.bar($0.value))" }.joined(
+            separator: "  "))
+    } else {
+      say("fade \(name): opacity \(String(format: "%.2f", opacity))")
+    }
+  }
+
+  private func finishFade(of name: String) {
+    fadingOpacities[name] = nil
+    say("widget of '\(name)' disposed")
+  }
+
+  /// Lets the main queue run the fades' timed steps until none is left.
+  private func waitForFades(_ pendingDelete: PendingDelete) async {
+    while pendingDelete.pendingCount > 0 {
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+  }
+}
