@@ -3,10 +3,11 @@ import Foundation
 /// `swift run presentation-demo`: the seed scenarios in a terminal, with a lifecycle report.
 @main
 struct PresentationDemo {
-  /// Async and on the main actor, so the main queue runs while scenarios await: `DispatchQueue.main`
-  /// timing (the fades) is real.
+  /// On the main actor, pumping the main run loop (and so the main queue) while the scenarios
+  /// await, so `DispatchQueue.main` timing (the fades) is real. Not `async`: an async `main` parks
+  /// the main thread in `dispatch_main()`, which valgrind 3.19 cannot run.
   @MainActor
-  static func main() async {
+  static func main() {
     let options: DemoOptions
     do {
       options = try DemoOptions.parse(Array(CommandLine.arguments.dropFirst()))
@@ -19,7 +20,9 @@ struct PresentationDemo {
       console.line(DemoOptions.usage)
       exit(0)
     }
-    let clean = await DemoRun(options: options).play()
-    exit(clean ? 0 : 1)
+    var clean: Bool?
+    Task { @MainActor in clean = await DemoRun(options: options).play() }
+    while clean == nil { _ = RunLoop.main.run(mode: .default, before: .now.addingTimeInterval(0.01)) }
+    exit(clean == true ? 0 : 1)
   }
 }
