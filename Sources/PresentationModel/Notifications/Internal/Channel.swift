@@ -22,6 +22,8 @@ struct Reclaimed: @unchecked Sendable {
 /// The type-erased face of a channel, for the center's non-generic bookkeeping.
 @usableFromInline
 class AnyChannel {
+  /// Entries visited by this channel's rebuilds so far (for `TypedNotificationCenter.storageWork`).
+  var entriesVisited = 0
   var count: Int { fatalError("abstract") }
   var registrations: [RegistrationCore] { fatalError("abstract") }
   /// Removes every ended or dead entry if no post is using the storage.
@@ -124,6 +126,7 @@ final class Channel<N: TypedNotification>: AnyChannel {
     // Grows by half rather than doubling: one entry per registration, so the slack is paid per
     // registration (on average a quarter of an entry instead of half).
     let fresh = EntryStorage<N>.make(capacity: Swift.max(4, minimumCapacity + minimumCapacity / 2))
+    entriesVisited += old.header.count
     old.withUnsafeMutablePointers { oldHeader, oldEntries in
       fresh.withUnsafeMutablePointers { header, entries in
         for index in 0..<oldHeader.pointee.count {
