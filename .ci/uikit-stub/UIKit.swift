@@ -1,11 +1,17 @@
 // A test-only stand-in for Apple's UIKit, declaring exactly the signatures the UIKit faces of this
-// package use (Sources/**/UIKit/*.swift and Sources/PresentationModel/Platform), copied from the
-// iOS 17 SDK. .ci/check-uikit-faces.sh compiles it as module `UIKit` so those files type-check on
-// Linux. Nothing here runs: every body traps. Add a declaration only when a face starts using it,
-// with Apple's exact spelling.
+// package use (Sources/**/UIKit/*.swift and Sources/PresentationModel/Platform), as Apple's
+// documentation (developer.apple.com/documentation/uikit) gives them. .ci/check-uikit-faces.sh
+// compiles it as module `UIKit` so those files type-check on Linux. Nothing here runs: every body
+// traps. Add a declaration only when a face starts using it, with Apple's exact spelling, isolation
+// (`@MainActor` where Apple's declaration shows it, and only there) and Sendable-ness. Overloads a
+// face's call could also match are declared too, so overload resolution is Apple's. Availability
+// is left out.
 @_exported import Foundation
 
-public typealias UIActionHandler = @MainActor (UIAction) -> Void
+// Not `@MainActor`, not `@Sendable`: the SDK declares `typealias UIActionHandler = (UIAction) -> Void`.
+// A closure passed as a handler from main-actor code is main-actor isolated because it is not
+// `@Sendable`; UIKit calls it on the main thread.
+public typealias UIActionHandler = (UIAction) -> Void
 
 @MainActor
 open class UIResponder: NSObject {
@@ -55,7 +61,7 @@ open class UITouch: NSObject {
 @MainActor
 open class UIEvent: NSObject {}
 
-@MainActor
+// `class UIColor` in the SDK: not main-actor isolated.
 open class UIColor: NSObject {
   open class var black: UIColor { fatalError("UIKit stub") }
   open class var systemGreen: UIColor { fatalError("UIKit stub") }
@@ -64,7 +70,6 @@ open class UIColor: NSObject {
   open func setStroke() { fatalError("UIKit stub") }
 }
 
-@MainActor
 open class UIBezierPath: NSObject {
   public override init() { fatalError("UIKit stub") }
   open var lineWidth: CGFloat {
@@ -109,9 +114,10 @@ open class UIMenu: UIMenuElement {
   }
 
   public enum ElementSize: Int, Sendable {
-    case small
-    case medium
-    case large
+    case small = 0
+    case medium = 1
+    case large = 2
+    case automatic = -1
   }
 
   public struct Identifier: Hashable, RawRepresentable, Sendable {
@@ -119,8 +125,15 @@ open class UIMenu: UIMenuElement {
     public init(rawValue: String) { self.rawValue = rawValue }
   }
 
-  public convenience init(
+  @MainActor @preconcurrency public convenience init(
     title: String = "", image: UIImage? = nil, identifier: UIMenu.Identifier? = nil, options: UIMenu.Options = [],
+    children: [UIMenuElement] = []
+  ) { fatalError("UIKit stub") }
+
+  // Apple's default for `preferredElementSize` is `.automatic` from iOS 17 on (`.large` before).
+  @MainActor @preconcurrency public convenience init(
+    title: String = "", subtitle: String? = nil, image: UIImage? = nil, identifier: UIMenu.Identifier? = nil,
+    options: UIMenu.Options = [], preferredElementSize: UIMenu.ElementSize = .automatic,
     children: [UIMenuElement] = []
   ) { fatalError("UIKit stub") }
 
@@ -137,23 +150,43 @@ open class UIAction: UIMenuElement {
     public init(rawValue: String) { self.rawValue = rawValue }
   }
 
-  public convenience init(
+  @MainActor @preconcurrency public convenience init(
     title: String = "", image: UIImage? = nil, identifier: UIAction.Identifier? = nil,
     discoverabilityTitle: String? = nil, attributes: UIMenuElement.Attributes = [],
     state: UIMenuElement.State = .off, handler: @escaping UIActionHandler
+  ) { fatalError("UIKit stub") }
+
+  @MainActor @preconcurrency public convenience init(
+    title: String = "", subtitle: String? = nil, image: UIImage? = nil, identifier: UIAction.Identifier? = nil,
+    discoverabilityTitle: String? = nil, attributes: UIMenuElement.Attributes = [],
+    state: UIMenuElement.State = .off, handler: @escaping UIActionHandler
+  ) { fatalError("UIKit stub") }
+
+  @MainActor @preconcurrency public convenience init(
+    title: String = "", subtitle: String? = nil, image: UIImage? = nil, selectedImage: UIImage? = nil,
+    identifier: UIAction.Identifier? = nil, discoverabilityTitle: String? = nil,
+    attributes: UIMenuElement.Attributes = [], state: UIMenuElement.State = .off,
+    handler: @escaping UIActionHandler
   ) { fatalError("UIKit stub") }
 }
 
 @MainActor
 open class UIDeferredMenuElement: UIMenuElement {
+  // Neither closure is `@MainActor` or `@Sendable` in the SDK; the method is main-actor isolated
+  // because the class is.
   open class func uncached(
-    _ elementProvider: @escaping @MainActor (@escaping @MainActor ([UIMenuElement]) -> Void) -> Void
+    _ elementProvider: @escaping (@escaping ([UIMenuElement]) -> Void) -> Void
   ) -> Self { fatalError("UIKit stub") }
 }
 
 @MainActor
 open class UIBarButtonItem: NSObject {
+  // Objective-C `initWithImage:menu:`.
   public convenience init(image: UIImage?, menu: UIMenu?) { fatalError("UIKit stub") }
+
+  @MainActor @preconcurrency public convenience init(
+    title: String? = nil, image: UIImage? = nil, primaryAction: UIAction? = nil, menu: UIMenu? = nil
+  ) { fatalError("UIKit stub") }
   open var menu: UIMenu? {
     get { fatalError("UIKit stub") }
     set { fatalError("UIKit stub") }
@@ -170,11 +203,15 @@ public protocol UIEditMenuInteractionAnimating: NSObjectProtocol {}
 
 @MainActor
 open class UIEditMenuConfiguration: NSObject {
-  public convenience init(identifier: (any NSCopying)?, sourcePoint: CGPoint) { fatalError("UIKit stub") }
+  @MainActor @preconcurrency public convenience init(identifier: AnyHashable?, sourcePoint: CGPoint) {
+    fatalError("UIKit stub")
+  }
 }
 
-/// In UIKit both methods are optional; the faces implement both, so the stub requires them.
-@MainActor
+/// Not `@MainActor` in the SDK (unlike `UIInteraction` and `UIEditMenuInteractionAnimating`), so a
+/// main-actor view adopting it needs a `@preconcurrency` conformance. In UIKit every method is an
+/// `optional` Objective-C requirement, which Swift on Linux cannot declare; the faces implement
+/// these two, so the stub requires them (a misspelt witness then fails instead of going unused).
 public protocol UIEditMenuInteractionDelegate: NSObjectProtocol {
   func editMenuInteraction(
     _ interaction: UIEditMenuInteraction, menuFor configuration: UIEditMenuConfiguration,

@@ -7,8 +7,12 @@
   ///
   /// All decisions live in ``DrawingCanvas``; the view only follows ``LinesChanged``,
   /// ``SelectionChanged`` and ``MenuVisibilityChanged``, with observers bound to its own lifetime.
+  ///
+  /// > Note: `UIEditMenuInteractionDelegate` is not main-actor isolated in the SDK, so the conformance
+  /// > is `@preconcurrency`: UIKit calls the delegate on the main thread, and Swift checks that at run
+  /// > time instead of rejecting the main-actor methods below.
   @available(iOS 16.0, *)
-  public final class DrawView: UIView, UIEditMenuInteractionDelegate {
+  public final class DrawView: UIView, @preconcurrency UIEditMenuInteractionDelegate {
     public let canvas: DrawingCanvas
     private var editMenu: UIEditMenuInteraction?
 
@@ -78,8 +82,8 @@
       _ interaction: UIEditMenuInteraction, menuFor configuration: UIEditMenuConfiguration,
       suggestedActions: [UIMenuElement]
     ) -> UIMenu? {
+      // No `nil` here: nil asks UIKit for the system's default menu; an empty menu presents none.
       let items = canvas.menu.offeredItems
-      guard !items.isEmpty else { return nil }  // no implemented item, no menu
       return UIMenu(
         children: items.map { item in
           UIAction(title: item.title) { [weak self] _ in self?.canvas.menu.choose(item) }
