@@ -17,6 +17,7 @@ public struct BudgetReport: Sendable, Equatable, CustomStringConvertible {
       /// Objects tracked with this group name.
       case group(String)
 
+      /// The type's full name, or `group "Name"`.
       public var description: String {
         switch self {
         case .type(let name): name

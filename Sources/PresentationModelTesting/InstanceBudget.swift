@@ -18,7 +18,8 @@
 /// budget.limit(group: "Panels", to: 3)
 /// let first = Inspector(budget: budget)
 /// let second = Inspector(budget: budget)
-/// print(budget.check())  // Inspector: 2 live, at most 1
+/// print(budget.check())  // 1 instance limit exceeded:
+///                        // - MyApp.Inspector: 2 live, at most 1
 /// _ = (first, second)
 /// ```
 ///

@@ -26,7 +26,7 @@
 ///     tracker.track(widget)
 ///   }
 ///   let report = await tracker.checkForLeaks(timeout: .milliseconds(100))
-///   print(report)  // Widget ... held by Canvas.widgets[0]; Canvas ... held by Widget.canvas
+///   print(report)  // Canvas ... held by Widget.canvas, ...; Widget ... held by Canvas.widgets[0], ...
 /// }
 /// ```
 ///

@@ -58,6 +58,8 @@ public final class ManualStepScheduler: StepScheduler {
   /// The deadline of the next action to run, if any.
   public var nextDeadline: Duration? { entries.first?.deadline }
 
+  /// Schedules `action` at ``now`` plus `delay` (a negative delay counts as zero); it runs when a
+  /// later ``advance(by:)`` or ``runUntilIdle()`` reaches that time, never inside this call.
   public func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
     let deadline = now + max(delay, .zero)
     let order = nextOrder

@@ -2,10 +2,12 @@
 /// bag whose lifetime bounds the observation.
 ///
 /// What releasing a token does depends on how the observation was made:
-/// - without an owner (`observe(_:_:)`, `observeOnce(_:_:)`), the token keeps the observation
-///   alive; releasing the last reference to it cancels the observation;
-/// - with an owner (`observe(_:owner:_:)`), the owner bounds the observation and releasing the
-///   token does nothing. Keep it only to end the observation before the owner goes.
+/// - without an owner (`observe`, `observeOnMainActor` or `observeOnce` with no `owner:`), the
+///   token keeps the observation alive; releasing the last reference to it cancels the observation;
+/// - with an owner (`owner:`), the owner bounds the observation and releasing the token does
+///   nothing. Keep it only to end the observation before the owner goes;
+/// - for an async sequence, the sequence and its iterators keep the observation alive; its
+///   ``TypedNotificationSequence/token`` only lets you end it from outside.
 ///
 /// ```swift
 /// struct Ping: TypedNotification {}
@@ -54,10 +56,12 @@ public final class ObserverToken: Hashable, Sendable {
     bag.insert(self)
   }
 
+  /// Whether both are the same token: tokens compare by identity.
   public static func == (lhs: ObserverToken, rhs: ObserverToken) -> Bool {
     lhs === rhs
   }
 
+  /// Hashes the token's identity.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(self))
   }

@@ -19,6 +19,7 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     /// Buffered into a ``TypedNotificationSequence``.
     case asyncSequence
 
+    /// `posting thread`, `main actor` or `async sequence`, as a registration's description shows it.
     public var description: String {
       switch self {
       case .postingThread: "posting thread"

@@ -29,7 +29,8 @@
 /// >   an observer cancelled (or whose owner deinitialised) during a delivery is not called after.
 /// > - The center never retains an owner or a sender. Registrations whose owner died are never
 /// >   called again and are not counted; their storage is reclaimed lazily.
-/// > - Posting to existing observers does not allocate; ending a registration is amortised O(1).
+/// > - Posting to existing observers that run on the posting thread does not allocate; ending a
+/// >   registration is amortised O(1).
 public final class TypedNotificationCenter: Sendable {
   /// The process-wide center, for apps that want a single one.
   public static let `default` = TypedNotificationCenter()
@@ -73,9 +74,9 @@ public final class TypedNotificationCenter: Sendable {
   /// Delivers `notification` to every live observer of its type that does not filter by sender.
   ///
   /// Observers run synchronously on the calling thread, in registration order, before `post`
-  /// returns; main-actor observers run synchronously when the caller is on the main thread and are
-  /// enqueued on the main queue (in order) otherwise. Posting a type nobody observes is a cheap
-  /// no-op.
+  /// returns; main-actor observers run synchronously when the caller is on the main queue (where
+  /// the main actor runs) and are enqueued on the main queue (in order) otherwise; async sequences
+  /// buffer the notification for their consumer. Posting a type nobody observes is a cheap no-op.
   @inlinable
   public func post<N: TypedNotification>(_ notification: N) {
     deliver(notification, senderID: nil)
@@ -207,8 +208,9 @@ public final class TypedNotificationCenter: Sendable {
   /// long as `owner` lives.
   ///
   /// Use this for UI owners: the handler may touch `@MainActor` state directly. A post made on the
-  /// main thread delivers synchronously, in order with the other observers; a post from elsewhere
-  /// enqueues the delivery on the main queue, in the order of posting. Liveness is checked again
+  /// main queue (where the main actor runs) delivers synchronously, in order with the other
+  /// observers; a post from elsewhere enqueues the delivery on the main queue, in the order of
+  /// posting. Liveness is checked again
   /// when an enqueued delivery runs, so an observer cancelled in between is not called.
   @discardableResult
   public func observeOnMainActor<Owner: AnyObject & Sendable, N: TypedNotification>(

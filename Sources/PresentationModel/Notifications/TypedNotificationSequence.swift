@@ -48,7 +48,9 @@ public struct NotificationBufferingPolicy: Sendable, Hashable {
 /// iterators are released, when ``token`` is cancelled, or when the center deinitialises; the
 /// sequence then finishes after handing out what it had buffered.
 public struct TypedNotificationSequence<Notification: TypedNotification>: AsyncSequence, Sendable {
+  /// The notification type the sequence hands out.
   public typealias Element = Notification
+  /// The sequence never throws.
   public typealias Failure = Never
 
   let stream: AsyncStream<Notification>
@@ -56,6 +58,7 @@ public struct TypedNotificationSequence<Notification: TypedNotification>: AsyncS
   /// The observation behind this sequence; cancel it to finish the sequence from outside.
   public let token: ObserverToken
 
+  /// Makes an iterator; while it lives, it keeps the observation alive.
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(base: stream.makeAsyncIterator(), token: token)
   }
@@ -66,10 +69,13 @@ public struct TypedNotificationSequence<Notification: TypedNotification>: AsyncS
     /// Keeps the observation alive for as long as the iterator is.
     let token: ObserverToken
 
+    /// The next notification, waiting for one if none is buffered; `nil` once the observation
+    /// ended and the buffer is empty.
     public mutating func next() async -> Notification? {
       await base.next()
     }
 
+    /// The next notification, as ``next()``, without leaving the caller's actor.
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Notification? {
       await base.next(isolation: actor)
     }

@@ -3,8 +3,9 @@ public import Dispatch
 /// A dispatch queue counts a step's delay and the main actor runs the step.
 ///
 /// The delay elapses on this queue, then the action is enqueued on the main queue, where it runs
-/// on the main actor (for `DispatchQueue.main` itself, the delay elapses there directly). Cancelling withdraws both work items, so a cancelled action never runs
-/// (cancellation happens on the main actor, so it cannot race with the action).
+/// on the main actor; on `DispatchQueue.main` itself the delay elapses there directly, in one hop.
+/// Cancelling withdraws the pending work items, so a cancelled action never runs (cancellation
+/// happens on the main actor, so it cannot race with the action).
 ///
 /// ```swift
 /// import Dispatch
@@ -16,6 +17,8 @@ public import Dispatch
 /// }
 /// ```
 extension DispatchQueue: StepScheduler {
+  /// Runs `action` on the main actor once `delay` has elapsed on this queue (rounded up to whole
+  /// nanoseconds; zero or negative means as soon as possible).
   public func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
     // Both closures are `@Sendable` so that they are not inferred to be main-actor closures: the
     // timer's runs on this queue, and Swift would check (and trap on) main-actor isolation there.

@@ -17,9 +17,9 @@
 /// }
 /// ```
 ///
-/// > Note: ``PendingDelete`` calls ``dispose()`` at most once per widget it is given, and only on
-/// > the main actor. It never reads ``opacity`` after it started a fade, except to restore it on
-/// > cancellation.
+/// > Note: A ``PendingDelete`` calls ``dispose()`` at most once per widget it is given, and only on
+/// > the main actor. It reads ``opacity`` once, when a fade starts; afterwards it only sets it (each
+/// > step, and back to the starting value on cancellation).
 @MainActor
 public protocol Fadable: AnyObject {
   /// How opaque the widget is: `1` fully visible, `0` invisible.

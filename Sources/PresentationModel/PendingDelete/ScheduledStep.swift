@@ -15,8 +15,8 @@
 /// }
 /// ```
 ///
-/// - Note: ``cancel()`` is idempotent: the scheduler's cancel closure runs at most once, however
-///   often it is called. Dropping the handle does not cancel the action.
+/// > Note: ``cancel()`` is idempotent: the scheduler's withdraw closure runs at most once, however
+/// > often it is called. Dropping the handle does not cancel the action.
 @MainActor
 public final class ScheduledStep {
   private var withdraw: (@MainActor () -> Void)?

@@ -1,4 +1,4 @@
-/// A weak reference to one tracked object, plus the type name read while it was alive.
+/// A weak reference to one tracked object, plus its identifier read while it was alive.
 ///
 /// `@unchecked Sendable`: the only stored state is a `weak let`, which the runtime loads and clears
 /// atomically; the object itself is only touched through that load, by callers that document when

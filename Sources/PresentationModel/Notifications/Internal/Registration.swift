@@ -1,6 +1,6 @@
 internal import Dispatch
 internal import Foundation
-public import Synchronization  // public: the inlinable post path uses Atomic and Mutex
+public import Synchronization  // public: the inlinable post path uses Atomic
 
 /// The part of a registration that tokens and introspection see: its state and where it came
 /// from. It never holds the handler, so a token that outlives its observation keeps nothing of
