@@ -11,12 +11,7 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n=== %s\n' "$*"; }
 
-if ! command -v valgrind >/dev/null 2>&1; then
-  step "installing valgrind"
-  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
-  $sudo apt-get update
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends valgrind
-fi
+bash .ci/ensure-valgrind.sh
 
 if [ $# -gt 0 ]; then
   binary=$1

@@ -120,6 +120,8 @@ struct BenchRun {
       result.bytesPerRegistration[contender.rawValue] = MemoryFootprint.bytesPerRegistration(
         contender, count: configuration.registrationsForBytes)
     }
+    result.bytesPerRegistration[RunResult.ownerBoundExcludingSideTableKey] =
+      MemoryFootprint.bytesPerOwnerBoundRegistrationExcludingSideTable(count: configuration.registrationsForBytes)
   }
 
   private func measureAllocations(into result: inout RunResult) {

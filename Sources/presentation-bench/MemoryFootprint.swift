@@ -64,6 +64,25 @@ enum MemoryFootprint {
     #endif
   }
 
+  /// Bytes per owner-bound registration when every owner already has a weak reference (so the
+  /// runtime's side table, a per-object cost shared by all its weak references, exists already).
+  static func bytesPerOwnerBoundRegistrationExcludingSideTable(count: Int) -> Double {
+    let sink = Sink.make()
+    let center = TypedNotificationCenter()
+    let first = Workloads.observeWithTokens(center, observers: 1, sink: sink)
+    let owners = (0..<count).map { _ in TickOwner(sink: sink) }
+    let weakReferences = owners.map { WeakOwnerReference(owner: $0) }  // allocates the side tables
+    let before = bytesInUse()
+    for owner in owners { Workloads.observe(center, owner: owner) }
+    let bytes = bytesInUse() - before
+    withExtendedLifetime((first, owners, weakReferences)) {}
+    return Double(bytes) / Double(count)
+  }
+
+  private struct WeakOwnerReference {
+    weak var owner: TickOwner?
+  }
+
   static func bytesPerRegistration(_ contender: Contender, count: Int) -> Double {
     let sink = Sink.make()
     switch contender {

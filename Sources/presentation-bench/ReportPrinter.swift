@@ -82,6 +82,13 @@ enum ReportPrinter {
     for contender in Contender.allCases {
       guard let bytes = result.bytesPerRegistration[contender.rawValue] else { continue }
       lines.append(padded(contender.title, 40, right: false) + padded(number(bytes, decimals: 0), 16))
+      if contender == .oursOwnerBound,
+        let shared = result.bytesPerRegistration[RunResult.ownerBoundExcludingSideTableKey]
+      {
+        lines.append(
+          padded("  owner already weakly referenced", 40, right: false)
+            + padded(number(shared, decimals: 0), 16))
+      }
     }
     lines.append("")
 

@@ -51,6 +51,8 @@ struct RunResult: Codable, Sendable {
   var allocationsNote: String?
   /// Heap bytes per registration, by contender.
   var bytesPerRegistration: [String: Double] = [:]
+  /// The key of the owner-bound figure measured with every owner's weak side table already made.
+  static let ownerBoundExcludingSideTableKey = "oursOwnerBound.ownerAlreadyWeaklyReferenced"
   var pendingDelete: [String: Statistics] = [:]
   var pendingDeleteNote: String?
   var budget: [BudgetRow] = []
