@@ -4,7 +4,7 @@
 /// Observers get ids in creation order (0, 1, 2, …, counting those made inside handlers), so the
 /// same program names the same observers in both runs. Operations on an id that does not exist, or
 /// whose token or owner was already released, do nothing in both.
-struct ModelProgram: CustomStringConvertible {
+struct ModelProgram: ShrinkableProgram {
   /// Which of the two notification types an operation is about.
   enum NoteKind: Sendable, Hashable {
     case ping
@@ -151,12 +151,4 @@ struct ModelProgram: CustomStringConvertible {
     return candidates
   }
 
-  /// Removes operations and reactions one at a time for as long as `stillFails` holds.
-  func shrunk(while stillFails: (ModelProgram) -> Bool) -> ModelProgram {
-    var current = self
-    while let smaller = current.shrinkCandidates.first(where: stillFails) {
-      current = smaller
-    }
-    return current
-  }
 }

@@ -19,21 +19,8 @@ import Testing
   }
 
   private func runPrograms() {
-    var failures = 0
-    for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.programCount) {
-      let program = ModelProgram.random(seed: seed)
-      guard let mismatch = Self.mismatch(in: program) else { continue }
-      failures += 1
-      let shrunk = program.shrunk { Self.mismatch(in: $0) != nil }
-      Issue.record(
-        """
-        Program with seed \(seed) (ModelProgram.random(seed: \(seed))) differs from the reference model: \(mismatch)
-        Shrunk program:
-        \(shrunk)
-        Shrunk mismatch: \(Self.mismatch(in: shrunk) ?? "none")
-        """)
-      if failures == 3 { break }  // A handful of shrunk examples says enough.
-    }
+    let seeds = Self.firstSeed..<Self.firstSeed + UInt64(Self.programCount)
+    checkRandomPrograms(ModelProgram.self, seeds: seeds) { Self.mismatch(in: $0) }
   }
 
   /// A program whose observer is cancelled by an earlier observer's handler, during the same post.

@@ -20,20 +20,8 @@ import Testing
   }
 
   private func runPrograms() {
-    var failures = 0
-    for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.programCount) {
-      let program = PendingDeleteProgram.random(seed: seed)
-      guard let mismatch = Self.mismatch(in: program) else { continue }
-      failures += 1
-      let shrunk = program.shrunk { Self.mismatch(in: $0) != nil }
-      Issue.record(
-        """
-        Program with seed \(seed) (PendingDeleteProgram.random(seed: \(seed))) fails: \(mismatch)
-        Shrunk program: \(shrunk)
-        Shrunk failure: \(Self.mismatch(in: shrunk) ?? "none")
-        """)
-      if failures == 3 { break }
-    }
+    let seeds = Self.firstSeed..<Self.firstSeed + UInt64(Self.programCount)
+    checkRandomPrograms(PendingDeleteProgram.self, seeds: seeds) { Self.mismatch(in: $0) }
   }
 
   /// Delete, re-delete from the completion, cancel mid-fade, delete again: written out as an

@@ -6,7 +6,7 @@ import PresentationModel
 ///
 /// Every `delete` call (top-level or made from a completion) gets the next call id, 0, 1, 2, …, in
 /// both runs, so completions can be compared call by call.
-struct PendingDeleteProgram: CustomStringConvertible {
+struct PendingDeleteProgram: ShrinkableProgram {
   /// What a completion does when it is called: re-enter the helper.
   enum Reaction: Sendable, Hashable, CustomStringConvertible {
     case delete(widget: Int)
@@ -117,11 +117,4 @@ struct PendingDeleteProgram: CustomStringConvertible {
     return candidates
   }
 
-  func shrunk(while stillFails: (PendingDeleteProgram) -> Bool) -> PendingDeleteProgram {
-    var current = self
-    while let smaller = current.shrinkCandidates.first(where: stillFails) {
-      current = smaller
-    }
-    return current
-  }
 }
