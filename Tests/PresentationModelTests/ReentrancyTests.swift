@@ -3,7 +3,7 @@ import Testing
 
 /// Holds tokens created inside handlers, so a test can keep or cancel them later.
 final class TokenBox: Sendable {
-  private let storage = Protected<[ObserverToken]>([])
+  private let storage = LockedState<[ObserverToken]>([])
   func append(_ token: ObserverToken) { storage.withLock { $0.append(token) } }
   var tokens: [ObserverToken] { storage.withLock { $0 } }
   func removeAll() { storage.withLock { $0.removeAll() } }
@@ -11,7 +11,7 @@ final class TokenBox: Sendable {
 
 /// Holds owners so a handler can release the last reference to one.
 final class OwnerBox: Sendable {
-  private let storage = Protected<[String: Owner]>([:])
+  private let storage = LockedState<[String: Owner]>([:])
   func set(_ owner: Owner?, for key: String) { storage.withLock { $0[key] = owner } }
   func release(_ key: String) {
     // Take it out under the lock, release it outside: its deinit must not run under our lock.
@@ -128,7 +128,7 @@ final class OwnerBox: Sendable {
     }
     let center = TypedNotificationCenter()
     let log = Recorder()
-    let owners = Protected<SelfCleaningOwner?>(SelfCleaningOwner())
+    let owners = LockedState<SelfCleaningOwner?>(SelfCleaningOwner())
     let killer = center.observe(Counted.self) { _ in
       let released = owners.withLock { owner in
         defer { owner = nil }

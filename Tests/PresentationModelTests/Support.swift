@@ -1,4 +1,3 @@
-import Foundation
 import PresentationModel
 
 struct NodeDeleted: TypedNotification {
@@ -11,27 +10,9 @@ struct Counted: TypedNotification {
   let value: Int
 }
 
-/// A value guarded by an `NSLock`. (Not `Synchronization.Mutex`: ThreadSanitizer cannot see it
-/// on Linux, so tests guarded by it would report false races under `--sanitize=thread`.)
-final class Protected<Value>: @unchecked Sendable {
-  // @unchecked Sendable: `value` is only touched inside `withLock`, under `lock`.
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
-  }
-}
-
 /// A thread-safe, Sendable log of what handlers saw, usable as an owner.
 final class Recorder: Sendable {
-  private let storage = Protected<[String]>([])
+  private let storage = LockedState<[String]>([])
 
   var entries: [String] { storage.withLock { $0 } }
 

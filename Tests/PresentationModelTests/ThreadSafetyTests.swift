@@ -22,7 +22,7 @@ import Testing
 
   @Test func concurrentObserveCancelAndPostKeepCountsExact() {
     let center = TypedNotificationCenter()
-    let survivors = Protected<[ObserverToken]>([])
+    let survivors = LockedState<[ObserverToken]>([])
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       var mine: [ObserverToken] = []
       for step in 0..<1_000 {
@@ -48,7 +48,7 @@ import Testing
       weak var owner: CountingOwner?
     }
     let center = TypedNotificationCenter()
-    let released = Protected<[WeakOwner]>([])
+    let released = LockedState<[WeakOwner]>([])
     let ownDeliveries = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       for step in 0..<500 {

@@ -72,7 +72,7 @@ final class StressObserver: Sendable {
   let kind: Kind
   let behavior: Behavior
   let deliveries = LockedList<StressDelivery>()
-  private let lifecycle = Locked(Lifecycle())
+  private let lifecycle = LockedState(Lifecycle())
 
   init(id: Int, kind: Kind, behavior: Behavior) {
     self.id = id

@@ -18,7 +18,7 @@ final class StressWorld: Sendable {
   let owners = LockedList<WeakStressOwner>()
   let results = LockedList<StressThreadResult>()
   let echoDeliveries: [LockedList<StressDelivery>]
-  private let cancellable = Locked<[Cancellable]>([])
+  private let cancellable = LockedState<[Cancellable]>([])
   private let nextID = Atomic<Int>(0)
 
   init(center: TypedNotificationCenter, echoObserverCount: Int) {

@@ -1,4 +1,5 @@
 import Foundation
+import PresentationModel
 
 /// Ends the process with a message naming `work` if `body` has not returned within `limit`.
 ///
@@ -23,7 +24,7 @@ func failingOnDeadlock<Result>(_ work: String, limit: Duration = .seconds(120), 
 }
 
 private final class DeadlockWatchdog: Sendable {
-  private let finished = Locked(false)
+  private let finished = LockedState(false)
 
   init(work: String, limit: Duration) {
     let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18

@@ -1,4 +1,5 @@
 import Foundation
+import PresentationModel
 
 /// Runs `body` on `count` freshly started `Thread`s (real OS threads, not the cooperative pool)
 /// and resumes once every one of them has returned.
@@ -24,10 +25,10 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (_ threadIndex: Int)
 
 /// A thread-safe counter that says which decrement was the last.
 private final class Countdown: Sendable {
-  private let value: Locked<Int>
+  private let value: LockedState<Int>
 
   init(_ value: Int) {
-    self.value = Locked(value)
+    self.value = LockedState(value)
   }
 
   func decrementReachesZero() -> Bool {
