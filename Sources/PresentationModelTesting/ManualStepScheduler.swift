@@ -33,10 +33,11 @@ public import PresentationModel
 /// > backwards.
 @MainActor
 public final class ManualStepScheduler: StepScheduler {
+  private typealias Action = @MainActor @Sendable () -> Void
+
   private struct Entry {
     let deadline: Duration
     let order: UInt64
-    let action: @MainActor @Sendable () -> Void
   }
 
   /// How many actions ``runUntilIdle()`` runs before it decides they reschedule themselves forever.
@@ -45,30 +46,33 @@ public final class ManualStepScheduler: StepScheduler {
   /// The virtual time elapsed since this scheduler was created.
   public private(set) var now: Duration = .zero
 
-  /// Kept sorted by deadline, then by scheduling order.
-  private var entries: [Entry] = []
+  /// A binary min-heap of deadlines, ordered by deadline, then by scheduling order. A cancelled
+  /// action's entry stays until it reaches the top, where it is dropped: scheduling, running and
+  /// cancelling are all O(log n) or better, so ten thousand fades at once stay cheap.
+  private var heap: [Entry] = []
+  /// The action of every entry scheduled and neither run nor cancelled, by scheduling order.
+  /// Cancelling removes the action at once, so nothing it captured outlives the cancellation.
+  private var pending: [UInt64: Action] = [:]
   private var nextOrder: UInt64 = 0
 
   /// Creates a scheduler at time zero with nothing scheduled.
   public init() {}
 
   /// The number of actions scheduled and neither run nor cancelled.
-  public var pendingCount: Int { entries.count }
+  public var pendingCount: Int { pending.count }
 
   /// The deadline of the next action to run, if any.
-  public var nextDeadline: Duration? { entries.first?.deadline }
+  public var nextDeadline: Duration? { nextEntry()?.deadline }
 
   /// Schedules `action` at ``now`` plus `delay` (a negative delay counts as zero); it runs when a
   /// later ``advance(by:)`` or ``runUntilIdle()`` reaches that time, never inside this call.
   public func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
-    let deadline = now + max(delay, .zero)
     let order = nextOrder
     nextOrder += 1
-    // After every entry with a deadline at or before this one: equal deadlines keep their order.
-    let index = entries.partitioningIndex { $0.deadline > deadline }
-    entries.insert(Entry(deadline: deadline, order: order, action: action), at: index)
+    push(Entry(deadline: now + max(delay, .zero), order: order))
+    pending[order] = action
     return ScheduledStep { [weak self] in
-      self?.entries.removeAll { $0.order == order }
+      self?.pending[order] = nil
     }
   }
 
@@ -82,10 +86,8 @@ public final class ManualStepScheduler: StepScheduler {
   public func advance(by duration: Duration) {
     precondition(duration >= .zero, "ManualStepScheduler.advance(by:) cannot move time backwards; got \(duration)")
     let end = now + duration
-    while let next = entries.first, next.deadline <= end {
-      entries.removeFirst()
-      now = max(now, next.deadline)
-      next.action()
+    while let next = nextEntry(), next.deadline <= end {
+      run(popFirst())
     }
     now = max(now, end)
   }
@@ -96,32 +98,59 @@ public final class ManualStepScheduler: StepScheduler {
   /// rescheduling itself and would never go idle.
   public func runUntilIdle() {
     var ran = 0
-    while let next = entries.first {
+    while nextEntry() != nil {
       precondition(
         ran < Self.runUntilIdleLimit,
         "ManualStepScheduler.runUntilIdle() ran \(ran) actions without going idle: an action keeps rescheduling itself")
-      entries.removeFirst()
-      now = max(now, next.deadline)
-      next.action()
+      run(popFirst())
       ran += 1
     }
   }
-}
 
-extension Array {
-  /// The index of the first element for which `belongsInSecondPartition` holds, given that it
-  /// holds for a suffix of the array.
-  fileprivate func partitioningIndex(where belongsInSecondPartition: (Element) -> Bool) -> Int {
-    var low = startIndex
-    var high = endIndex
-    while low < high {
-      let middle = low + (high - low) / 2
-      if belongsInSecondPartition(self[middle]) {
-        high = middle
-      } else {
-        low = middle + 1
-      }
+  private func run(_ entry: Entry) {
+    guard let action = pending.removeValue(forKey: entry.order) else { return }
+    now = max(now, entry.deadline)
+    action()
+  }
+
+  // MARK: Heap
+
+  /// The next action to run, after dropping cancelled ones from the top of the heap.
+  private func nextEntry() -> Entry? {
+    while let first = heap.first, pending[first.order] == nil {
+      _ = popFirst()
     }
-    return low
+    return heap.first
+  }
+
+  private static func runsBefore(_ lhs: Entry, _ rhs: Entry) -> Bool {
+    (lhs.deadline, lhs.order) < (rhs.deadline, rhs.order)
+  }
+
+  private func push(_ entry: Entry) {
+    heap.append(entry)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard Self.runsBefore(heap[child], heap[parent]) else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private func popFirst() -> Entry {
+    heap.swapAt(0, heap.count - 1)
+    let first = heap.removeLast()
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < heap.count && Self.runsBefore(heap[left], heap[smallest]) { smallest = left }
+      if right < heap.count && Self.runsBefore(heap[right], heap[smallest]) { smallest = right }
+      guard smallest != parent else { return first }
+      heap.swapAt(parent, smallest)
+      parent = smallest
+    }
   }
 }

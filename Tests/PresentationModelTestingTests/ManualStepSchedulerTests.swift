@@ -84,6 +84,38 @@ import Testing
     #expect(scheduler.pendingCount == 0)
   }
 
+  @Test func cancellingReleasesWhatTheActionCapturedAtOnce() {
+    final class Captured: Sendable {}
+    var captured: Captured? = Captured()
+    weak let weakCaptured = captured
+    let step = scheduler.schedule(after: .seconds(10)) { [captured] in withExtendedLifetime(captured) {} }
+    captured = nil
+    #expect(weakCaptured != nil, "the scheduled action holds its captures")
+    step.cancel()
+    #expect(weakCaptured == nil, "cancelling must not wait for the deadline to let go")
+    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.nextDeadline == nil)
+  }
+
+  @Test func manyInterleavedDeadlinesRunInDeadlineThenSchedulingOrder() {
+    // Deadlines scrambled by a fixed permutation (7 is coprime with 60), with duplicates.
+    for index in 0..<60 {
+      let deadline = (index * 7 % 60) / 2
+      _ = schedule("\(deadline).\(index)", after: .milliseconds(deadline))
+    }
+    scheduler.runUntilIdle()
+    let ran = runs.entries.map { entry -> (Int, Int) in
+      let parts = entry.split(separator: "@")[0].split(separator: ".")
+      return (Int(parts[0])!, Int(parts[1])!)
+    }
+    #expect(ran.count == 60)
+    #expect(ran.map(\.0) == ran.map(\.0).sorted(), "deadline order")
+    for deadline in Set(ran.map(\.0)) {
+      let orders = ran.filter { $0.0 == deadline }.map(\.1)
+      #expect(orders == orders.sorted(), "equal deadlines keep scheduling order")
+    }
+  }
+
   @Test func anActionMayCancelAnotherDueAtTheSameTime() {
     var victim: ScheduledStep?
     _ = scheduler.schedule(after: .milliseconds(1)) { [runs] in
