@@ -78,4 +78,27 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
     #expect(log.entries.isEmpty)
     #expect(center.observerCount(for: Counted.self) == 0)
   }
+
+  @Test func postsFromSeveralThreadsReachMainActorObserversOnceEachInPerThreadOrder() async {
+    let center = TypedNotificationCenter()
+    let widget = MainActorWidget()
+    center.observeOnMainActor(Counted.self, owner: widget) { widget, note in
+      MainActor.assertIsolated()
+      widget.seen.append("\(note.value)")
+    }
+    // Four threads post 250 values each (thread * 1,000 + i) while the main actor is busy waiting.
+    onAnotherThread {
+      DispatchQueue.concurrentPerform(iterations: 4) { thread in
+        for value in 0..<250 { center.post(Counted(value: thread * 1_000 + value)) }
+      }
+    }
+    await drainMainQueue()
+    let values = widget.seen.compactMap { Int($0) }
+    #expect(values.count == 1_000)
+    #expect(Set(values).count == 1_000, "each post delivered exactly once")
+    for thread in 0..<4 {
+      let mine = values.filter { $0 / 1_000 == thread }
+      #expect(mine == mine.sorted(), "posts from one thread arrive in their order")
+    }
+  }
 }

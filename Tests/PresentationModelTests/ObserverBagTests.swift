@@ -1,3 +1,4 @@
+import Dispatch
 import PresentationModel
 import Testing
 
@@ -35,5 +36,24 @@ import Testing
     #expect(center.registrations.count == 2)
     tokens.removeAll()
     #expect(center.registrations.isEmpty)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func insertingAndCancellingFromSeveralThreadsLeavesNothingActive() {
+    let center = TypedNotificationCenter()
+    let bag = ObserverBag()
+    let tokens = LockedState<[ObserverToken]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      for step in 0..<250 {
+        let token = center.observe(Counted.self) { _ in }
+        token.store(in: bag)
+        tokens.withLock { $0.append(token) }
+        if worker == 0 && step.isMultiple(of: 50) { bag.cancelAll() }
+      }
+    }
+    bag.cancelAll()
+    #expect(bag.count == 0)
+    #expect(tokens.withLock { $0.allSatisfy { !$0.isActive } }, "every token the bag held was cancelled")
+    #expect(center.observerCount(for: Counted.self) == 0)
   }
 }
