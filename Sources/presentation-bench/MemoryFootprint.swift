@@ -64,6 +64,14 @@ enum MemoryFootprint {
     #endif
   }
 
+  /// Heap bytes in use after `register` minus before it, per item. Whatever `register` creates
+  /// must stay alive until the caller has read the figure.
+  private static func bytesPerItem(_ count: Int, _ register: () -> Void) -> Double {
+    let before = bytesInUse()
+    register()
+    return Double(bytesInUse() - before) / Double(count)
+  }
+
   /// Bytes per owner-bound registration when every owner already has a weak reference (so the
   /// runtime's side table, a per-object cost shared by all its weak references, exists already).
   static func bytesPerOwnerBoundRegistrationExcludingSideTable(count: Int) -> Double {
@@ -72,11 +80,9 @@ enum MemoryFootprint {
     let first = Workloads.observeWithTokens(center, observers: 1, sink: sink)
     let owners = (0..<count).map { _ in TickOwner(sink: sink) }
     let weakReferences = owners.map { WeakOwnerReference(owner: $0) }  // allocates the side tables
-    let before = bytesInUse()
-    for owner in owners { Workloads.observe(center, owner: owner) }
-    let bytes = bytesInUse() - before
+    let bytes = bytesPerItem(count) { for owner in owners { Workloads.observe(center, owner: owner) } }
     withExtendedLifetime((first, owners, weakReferences)) {}
-    return Double(bytes) / Double(count)
+    return bytes
   }
 
   private struct WeakOwnerReference {
@@ -89,48 +95,48 @@ enum MemoryFootprint {
     case .floor:
       var handlers = FloorHandlers()
       handlers.reserveCapacity(count)
-      let before = bytesInUse()
-      for _ in 0..<count { handlers.append(Workloads.makeFloor(observers: 1, sink: sink)[0]) }
-      return Double(bytesInUse() - before) / Double(count)
+      let bytes = bytesPerItem(count) {
+        for _ in 0..<count { handlers.append(Workloads.makeFloor(observers: 1, sink: sink)[0]) }
+      }
+      withExtendedLifetime(handlers) {}
+      return bytes
     case .ours:
       let center = TypedNotificationCenter()
       let first = Workloads.observeWithTokens(center, observers: 1, sink: sink)
       var tokens: [ObserverToken] = []
       tokens.reserveCapacity(count)
-      let before = bytesInUse()
-      for _ in 0..<count { tokens.append(Workloads.observeWithToken(center, sink: sink)) }
-      let bytes = bytesInUse() - before
+      let bytes = bytesPerItem(count) {
+        for _ in 0..<count { tokens.append(Workloads.observeWithToken(center, sink: sink)) }
+      }
       withExtendedLifetime((first, tokens)) {}
-      return Double(bytes) / Double(count)
+      return bytes
     case .oursOwnerBound:
       let center = TypedNotificationCenter()
       let first = Workloads.observeWithTokens(center, observers: 1, sink: sink)
       let owners = (0..<count).map { _ in TickOwner(sink: sink) }
-      let before = bytesInUse()
-      for owner in owners { Workloads.observe(center, owner: owner) }
-      let bytes = bytesInUse() - before
+      let bytes = bytesPerItem(count) { for owner in owners { Workloads.observe(center, owner: owner) } }
       withExtendedLifetime((first, owners)) {}
-      return Double(bytes) / Double(count)
+      return bytes
     case .foundationTyped:
       let center = NotificationCenter()
       var tokens: [NotificationCenter.ObservationToken] = []
       tokens.reserveCapacity(count)
       tokens.append(contentsOf: MainActorWorkloads.observeTyped(center, observers: 1, sink: sink))
-      let before = bytesInUse()
-      for _ in 0..<count { tokens.append(MainActorWorkloads.observeTyped(center, sink: sink)) }
-      let bytes = bytesInUse() - before
+      let bytes = bytesPerItem(count) {
+        for _ in 0..<count { tokens.append(MainActorWorkloads.observeTyped(center, sink: sink)) }
+      }
       withExtendedLifetime(tokens) {}
-      return Double(bytes) / Double(count)
+      return bytes
     case .foundationClassic:
       let center = NotificationCenter()
       var tokens: [any NSObjectProtocol] = []
       tokens.reserveCapacity(count + 1)
       tokens.append(contentsOf: Workloads.observeClassic(center, observers: 1, sink: sink))
-      let before = bytesInUse()
-      for _ in 0..<count { tokens.append(Workloads.observeClassic(center, sink: sink)) }
-      let bytes = bytesInUse() - before
+      let bytes = bytesPerItem(count) {
+        for _ in 0..<count { tokens.append(Workloads.observeClassic(center, sink: sink)) }
+      }
       withExtendedLifetime(tokens) {}
-      return Double(bytes) / Double(count)
+      return bytes
     }
   }
 }
