@@ -47,9 +47,12 @@ public final class TypedNotificationCenter: Sendable {
     /// Entries visited by rebuilds of channels that have since been removed; see `storageWork`.
     var storageWorkOfRemovedChannels = 0
 
-    mutating func removeChannel(for key: ObjectIdentifier) {
+    /// Removes the channel of `key`; the channel itself is handed to `reclaimed`, to be released
+    /// after unlocking.
+    mutating func removeChannel(for key: ObjectIdentifier, into reclaimed: inout Reclaimed) {
       guard let channel = channels.removeValue(forKey: key) else { return }
       storageWorkOfRemovedChannels += channel.entriesVisited
+      reclaimed.garbage.append(channel)
     }
   }
 
@@ -62,6 +65,7 @@ public final class TypedNotificationCenter: Sendable {
     let reclaimed = state.withLock { state in
       var reclaimed = Reclaimed()
       for channel in state.channels.values { channel.removeAll(into: &reclaimed) }
+      reclaimed.garbage.append(state.channels)
       state.channels = [:]
       return reclaimed
     }
@@ -129,15 +133,18 @@ public final class TypedNotificationCenter: Sendable {
     }
   }
 
-  /// Counts the post out of `snapshot` and releases it, both under the lock (so the hand-over is
-  /// visible to ThreadSanitizer), and applies tombstones deferred while posts were reading.
+  /// Counts the post out of `snapshot` and lets go of it, both under the lock (so the hand-over is
+  /// visible to ThreadSanitizer, and a deferred tombstone can be applied in place right away), then
+  /// applies tombstones deferred while posts were reading.
   @inlinable @inline(__always)
   func endPost<N: TypedNotification>(_ snapshot: consuming EntryStorage<N>) {
     var held: EntryStorage<N>? = consume snapshot
     let reclaimed = state.withLock { state -> Reclaimed? in
       var reclaimed: Reclaimed?
       held.unsafelyUnwrapped.endRead(into: &reclaimed)
-      // Not the last reference unless the storage was retired and just emptied: no user code runs.
+      // Never the last reference, so no release runs here: a storage that is still the channel's
+      // is held by the channel (which is not removed while a post reads its storage), and the
+      // last reader of a retired one handed it, emptied, to `reclaimed` in `endRead`.
       held = nil
       if !state.deferred.isEmpty { reclaimDeferred(in: &state, into: &reclaimed) }
       return reclaimed
@@ -156,7 +163,7 @@ public final class TypedNotificationCenter: Sendable {
       }
       if channel.reclaimIfUnused(into: &collected) {
         state.deferred.remove(key)
-        if channel.count == 0 { state.removeChannel(for: key) }
+        if channel.count == 0 { state.removeChannel(for: key, into: &collected) }
       }
     }
     reclaimed = collected
@@ -334,9 +341,7 @@ public final class TypedNotificationCenter: Sendable {
   /// The number of live registrations for `type`: not cancelled, and whose owner (and sender
   /// filter, if any) is still alive.
   public func observerCount<N: TypedNotification>(for type: N.Type) -> Int {
-    let key = ObjectIdentifier(N.self)
-    let registrations = state.withLock { state in state.channels[key]?.registrations ?? [] }
-    return count(live: registrations)
+    liveRegistrations(of: ObjectIdentifier(N.self)).count
   }
 
   /// Every live registration, grouped by notification type (types sorted by name) and in
@@ -345,17 +350,12 @@ public final class TypedNotificationCenter: Sendable {
   /// Each ``RegistrationInfo`` names the `observe` call that made it, so a test that expects no
   /// observers can say where a leftover one came from.
   public var registrations: [RegistrationInfo] {
-    let groups = state.withLock { state in state.channels.values.map(\.registrations) }
+    let keys = state.withLock { state in Array(state.channels.keys) }
     // Stable across runs: types sorted by name, registration order within a type.
-    let sortedGroups = groups.compactMap { group in
-      group.first.map { (name: String(reflecting: $0.notificationType), registrations: group) }
-    }.sorted { $0.name < $1.name }
-    var result: [RegistrationInfo] = []
-    for registration in sortedGroups.lazy.flatMap(\.registrations) where registration.isLive {
-      result.append(registration.info)
-    }
-    _ = count(live: sortedGroups.flatMap(\.registrations))  // reclaim the dead ones found
-    return result
+    let groups = keys.map(liveRegistrations(of:)).filter { !$0.isEmpty }
+    let sortedGroups = groups.map { (name: String(reflecting: $0[0].notificationType), registrations: $0) }
+      .sorted { $0.name < $1.name }
+    return sortedGroups.flatMap { $0.registrations.map(\.info) }
   }
 
   /// How many entries the center has visited while rebuilding its observer storage, over its whole
@@ -368,12 +368,19 @@ public final class TypedNotificationCenter: Sendable {
     }
   }
 
-  /// Counts the live registrations, ending those whose owner or sender died unnoticed.
-  private func count(live registrations: [RegistrationCore]) -> Int {
-    var live = 0
+  /// The live registrations of the channel of `key`, in registration order; those found with a
+  /// dead owner or sender are ended on the way (their entries are reclaimed).
+  ///
+  /// The only place that checks owners and senders besides delivery: it copies the registrations
+  /// out under the lock and loads owners after unlocking, because a load makes a strong reference
+  /// whose release may run the owner's `deinit`, which may call back into the center.
+  private func liveRegistrations(of key: ObjectIdentifier) -> [RegistrationCore] {
+    let registrations = state.withLock { state in state.channels[key]?.registrations ?? [] }
+    var live: [RegistrationCore] = []
+    live.reserveCapacity(registrations.count)
     for registration in registrations {
       if registration.isLive {
-        live += 1
+        live.append(registration)
       } else if !registration.hasEnded {
         registration.end()
       }
@@ -402,7 +409,7 @@ public final class TypedNotificationCenter: Sendable {
       return token
     }
     let key = ObjectIdentifier(N.self)
-    let reclaimed = state.withLock { state in
+    let (reclaimed, sweepDue) = state.withLock { state in
       var reclaimed = Reclaimed()
       let channel: Channel<N>
       if let existing = state.channels[key] {
@@ -411,10 +418,11 @@ public final class TypedNotificationCenter: Sendable {
         channel = Channel<N>()
         state.channels[key] = channel
       }
-      channel.append(registration, handler: handler, into: &reclaimed)
-      return reclaimed
+      let sweepDue = channel.append(registration, handler: handler, into: &reclaimed)
+      return (reclaimed, sweepDue)
     }
     reclaimed.finish()
+    if sweepDue { _ = liveRegistrations(of: key) }
     return token
   }
 
@@ -426,7 +434,7 @@ public final class TypedNotificationCenter: Sendable {
       guard let existing = state.channels[key] else { return reclaimed }
       let channel = unsafeDowncast(existing, to: Channel<N>.self)
       if channel.tombstone(registration, into: &reclaimed) {
-        if channel.count == 0 { state.removeChannel(for: key) }
+        if channel.count == 0 { state.removeChannel(for: key, into: &reclaimed) }
       } else {
         state.deferred.insert(key)
       }

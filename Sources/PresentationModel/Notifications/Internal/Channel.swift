@@ -46,6 +46,11 @@ class AnyChannel {
 /// `slot`, releasing the handler at once; while a post is iterating the storage the tombstone is
 /// deferred until the post ends. Tombstones are swept out once they make up half the storage, so
 /// ending a registration never scans the others (amortised O(1)).
+///
+/// Under the lock a channel reads only a registration's own state (`hasEnded`), never its owner or
+/// sender: a weak load makes a strong reference, and if the owner's last outside reference went
+/// away meanwhile, releasing it would run the owner's `deinit` here, under the lock. Registrations
+/// whose owner died unnoticed are found outside the lock (see `TypedNotificationCenter.prune`).
 @usableFromInline
 final class Channel<N: TypedNotification>: AnyChannel {
   // @exclusivity(unchecked): only ever accessed under the center's lock, which already makes
@@ -53,8 +58,8 @@ final class Channel<N: TypedNotification>: AnyChannel {
   @usableFromInline @exclusivity(unchecked) private(set) var storage = EntryStorage<N>.make(capacity: 4)
   /// Tombstoned or ended entries still in `storage`.
   private var endedCount = 0
-  /// At this many entries, the next registration also sweeps entries whose owner or sender died
-  /// unnoticed (nobody posted since).
+  /// At this many live entries, `append` asks for a sweep of entries whose owner or sender died
+  /// unnoticed (nobody posted since); doubled after each, so sweeping is amortised O(1).
   private var sweepThreshold = 32
 
   override var count: Int { storage.header.count }
@@ -70,9 +75,14 @@ final class Channel<N: TypedNotification>: AnyChannel {
     storage.header.readers == 0 && isKnownUniquelyReferenced(&storage)
   }
 
-  func append(_ registration: Registration<N>, handler: Handler<N>, into reclaimed: inout Reclaimed) {
+  /// Appends an entry for `registration`.
+  ///
+  /// - Returns: `true` when the channel has grown enough since its last sweep that the caller should
+  ///   look for registrations whose owner or sender died unnoticed (``TypedNotificationCenter``
+  ///   does that after unlocking: the look loads owners, which may run their `deinit`).
+  func append(_ registration: Registration<N>, handler: Handler<N>, into reclaimed: inout Reclaimed) -> Bool {
     let header = storage.header
-    if !storageIsUnused() || header.count == header.capacity || header.count >= sweepThreshold {
+    if !storageIsUnused() || header.count == header.capacity {
       rebuild(minimumCapacity: header.count - endedCount + 1, into: &reclaimed)
     }
     storage.withUnsafeMutablePointers { header, entries in
@@ -80,6 +90,10 @@ final class Channel<N: TypedNotification>: AnyChannel {
       (entries + header.pointee.count).initialize(to: Entry(registration: registration, handler: handler))
       header.pointee.count += 1
     }
+    let live = storage.header.count - endedCount
+    guard live >= sweepThreshold else { return false }
+    sweepThreshold = Swift.max(32, live * 2)
+    return true
   }
 
   /// Releases the handler of `registration`, which has just ended.
@@ -91,7 +105,7 @@ final class Channel<N: TypedNotification>: AnyChannel {
     guard storageIsUnused() else { return false }
     storage.withUnsafeMutablePointerToElements { entries in
       guard entries[slot].registration === registration, let handler = entries[slot].handler else { return }
-      entries[slot].handler = nil
+      entries[slot].handler = nil  // not the last reference: `handler` holds it, then `reclaimed`
       reclaimed.garbage.append(handler)
       endedCount += 1
     }
@@ -130,14 +144,13 @@ final class Channel<N: TypedNotification>: AnyChannel {
     old.withUnsafeMutablePointers { oldHeader, oldEntries in
       fresh.withUnsafeMutablePointers { header, entries in
         for index in 0..<oldHeader.pointee.count {
+          // Only the registration's own state is read here, never its owner or sender: loading one
+          // makes a strong reference that may turn out to be the last, and its release would run
+          // the owner's deinit under the lock (which may call back into the center). This copy of
+          // the registration is not the last reference either: the entry holds it until it is
+          // moved out below, into the fresh storage or into `reclaimed`.
           let registration = oldEntries[index].registration
-          var keep = oldEntries[index].handler != nil && !registration.hasEnded
-          if keep && !registration.isLive {
-            // Its owner or sender died and nobody noticed yet: end it here.
-            keep = false
-            if registration.markEnded() { reclaimed.ended.append(registration) }
-          }
-          if keep {
+          if oldEntries[index].handler != nil && !registration.hasEnded {
             registration.slot = header.pointee.count
             if unused {
               (entries + header.pointee.count).moveInitialize(from: oldEntries + index, count: 1)
@@ -154,7 +167,6 @@ final class Channel<N: TypedNotification>: AnyChannel {
     }
     storage = fresh
     endedCount = 0
-    sweepThreshold = Swift.max(32, storage.header.count * 2)
     reclaimed.garbage.append(old)  // dropped after the lock is released
   }
 }
@@ -198,7 +210,8 @@ final class EntryStorage<N: TypedNotification>: ManagedBuffer<EntryStorageHeader
   }
 
   /// Counts a post out; under the center's lock. The last reader of a retired storage moves its
-  /// entries into `reclaimed`, so that releasing the storage runs no user code under the lock.
+  /// entries, and the storage itself, into `reclaimed`, so that the reader's release of its own
+  /// reference is never the last one under the lock.
   @inlinable @inline(__always)
   func endRead(into reclaimed: inout Reclaimed?) {
     let isLastReaderOfRetired = withUnsafeMutablePointerToHeader { header in
@@ -216,6 +229,7 @@ final class EntryStorage<N: TypedNotification>: ManagedBuffer<EntryStorageHeader
       for index in 0..<header.pointee.count { emptied.garbage.append((entries + index).move()) }
       header.pointee.count = 0
     }
+    emptied.garbage.append(self)
     reclaimed = emptied
   }
 

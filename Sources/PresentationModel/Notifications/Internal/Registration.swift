@@ -90,10 +90,23 @@ class RegistrationCore: @unchecked Sendable {
   /// Whether the registration has not ended and its owner and sender filter are alive.
   ///
   /// A `true` answer is a snapshot: another thread may end the registration right after.
+  ///
+  /// Never call it while the center's lock is held: it loads the owner and the sender strongly, and
+  /// releasing such a load may run their `deinit` (see ``OwnerLoadProbe``).
   final var isLive: Bool {
     guard state.load(ordering: .acquiring) == 0 else { return false }
-    if has(Flag.hasOwner) && owner == nil { return false }
-    if has(Flag.hasSender) && sender == nil { return false }
+    if has(Flag.hasOwner) {
+      guard let owner else { return false }
+      #if DEBUG
+        OwnerLoadProbe.loaded(owner)
+      #endif
+    }
+    if has(Flag.hasSender) {
+      guard let sender else { return false }
+      #if DEBUG
+        OwnerLoadProbe.loaded(sender)
+      #endif
+    }
     return true
   }
 
@@ -211,6 +224,9 @@ struct Entry<N: TypedNotification>: Sendable {
         registration.end()  // The owner deinitialised: this registration is over.
         return false
       }
+      #if DEBUG
+        OwnerLoadProbe.loaded(owner)
+      #endif
       if case .owned(let body)? = entry.pointee.handler {
         body(owner, notification)
         return true
@@ -236,6 +252,9 @@ struct Entry<N: TypedNotification>: Sendable {
         registration.end()  // The sender filter can never match again.
         return false
       }
+      #if DEBUG
+        OwnerLoadProbe.loaded(sender)
+      #endif
       guard let senderID, senderID == ObjectIdentifier(sender) else { return true }
     }
     if registration.has(RegistrationCore.Flag.mainActor) && !MainQueue.isCurrent {
@@ -268,6 +287,9 @@ struct Entry<N: TypedNotification>: Sendable {
         registration.end()  // The owner deinitialised: this registration is over.
         return false
       }
+      #if DEBUG
+        OwnerLoadProbe.loaded(owner)
+      #endif
       body(owner, notification)
     case .stream(let yield):
       yield(notification)
