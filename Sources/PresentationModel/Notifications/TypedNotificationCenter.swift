@@ -52,7 +52,7 @@ public final class TypedNotificationCenter: Sendable {
     mutating func removeChannel(for key: ObjectIdentifier, into reclaimed: inout Reclaimed) {
       guard let channel = channels.removeValue(forKey: key) else { return }
       storageWorkOfRemovedChannels += channel.entriesVisited
-      reclaimed.garbage.append(channel)
+      reclaimed.keep(channel)
     }
   }
 
@@ -65,7 +65,7 @@ public final class TypedNotificationCenter: Sendable {
     let reclaimed = state.withLock { state in
       var reclaimed = Reclaimed()
       for channel in state.channels.values { channel.removeAll(into: &reclaimed) }
-      reclaimed.garbage.append(state.channels)
+      reclaimed.keep(state.channels)
       state.channels = [:]
       return reclaimed
     }
@@ -133,29 +133,39 @@ public final class TypedNotificationCenter: Sendable {
     }
   }
 
-  /// Counts the post out of `snapshot` and lets go of it, both under the lock (so the hand-over is
-  /// visible to ThreadSanitizer, and a deferred tombstone can be applied in place right away), then
-  /// applies tombstones deferred while posts were reading.
+  /// Counts the post out of `snapshot` under the lock (so the hand-over is visible to
+  /// ThreadSanitizer) and lets go of it, then applies tombstones deferred while posts were reading.
   @inlinable @inline(__always)
   func endPost<N: TypedNotification>(_ snapshot: consuming EntryStorage<N>) {
     var held: EntryStorage<N>? = consume snapshot
-    let reclaimed = state.withLock { state -> Reclaimed? in
-      var reclaimed: Reclaimed?
-      held.unsafelyUnwrapped.endRead(into: &reclaimed)
-      // Never the last reference, so no release runs here: a storage that is still the channel's
-      // is held by the channel (which is not removed while a post reads its storage), and the
-      // last reader of a retired one handed it, emptied, to `reclaimed` in `endRead`.
-      held = nil
-      if !state.deferred.isEmpty { reclaimDeferred(in: &state, into: &reclaimed) }
+    let reclaimDeferred = state.withLock { state -> Bool in
+      if held.unsafelyUnwrapped.endRead() {
+        // The last reader of a retired storage: `held` is its last reference but for a rebuild's
+        // `Reclaimed`; it is released below, after unlocking, with the entries it still holds.
+      } else {
+        // Not the last reference, so no release runs here: the storage is still the channel's,
+        // and a channel is not removed while a post reads its storage.
+        held = nil
+      }
+      return !state.deferred.isEmpty
+    }
+    held = nil
+    if reclaimDeferred { self.reclaimDeferred() }
+  }
+
+  /// Applies tombstones that were deferred while posts were reading their storage.
+  @usableFromInline
+  func reclaimDeferred() {
+    let reclaimed = state.withLock { state in
+      var reclaimed = Reclaimed()
+      reclaimDeferred(in: &state, into: &reclaimed)
       return reclaimed
     }
-    reclaimed?.finish()
+    reclaimed.finish()
   }
 
   /// Applies tombstones that were deferred while posts were reading their storage; under the lock.
-  @usableFromInline
-  func reclaimDeferred(in state: inout State, into reclaimed: inout Reclaimed?) {
-    var collected = reclaimed ?? Reclaimed()
+  private func reclaimDeferred(in state: inout State, into collected: inout Reclaimed) {
     for key in state.deferred {
       guard let channel = state.channels[key] else {
         state.deferred.remove(key)
@@ -166,7 +176,6 @@ public final class TypedNotificationCenter: Sendable {
         if channel.count == 0 { state.removeChannel(for: key, into: &collected) }
       }
     }
-    reclaimed = collected
   }
 
   // MARK: Observing with an owner

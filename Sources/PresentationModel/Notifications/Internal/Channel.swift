@@ -4,18 +4,39 @@
 //
 // @unchecked Sendable: a `Reclaimed` is built under the lock and handed, whole, to the thread that
 // took the lock, which only drops it; no two threads ever access one.
+//
+// The first four values are kept inline, so that ending one registration (its handler and its
+// registration) allocates nothing; more spill into an array.
 @usableFromInline
 struct Reclaimed: @unchecked Sendable {
-  @usableFromInline var garbage: [Any] = []
+  private var inline: (Any?, Any?, Any?, Any?) = (nil, nil, nil, nil)
+  private var inlineCount = 0
+  private var spilled: [Any] = []
   @usableFromInline var ended: [RegistrationCore] = []
 
   @usableFromInline init() {}
+
+  /// Holds `value` until ``finish()``, so that its release happens after unlocking.
+  @usableFromInline
+  mutating func keep(_ value: Any) {
+    switch inlineCount {
+    case 0: inline.0 = value
+    case 1: inline.1 = value
+    case 2: inline.2 = value
+    case 3: inline.3 = value
+    default:
+      spilled.append(value)
+      return
+    }
+    inlineCount += 1
+  }
 
   /// Finishes what was reclaimed; call after the lock is released.
   @usableFromInline
   consuming func finish() {
     for registration in ended { registration.didEnd() }
-    garbage = []
+    inline = (nil, nil, nil, nil)
+    spilled = []
   }
 }
 
@@ -44,8 +65,10 @@ class AnyChannel {
 ///
 /// Ending a registration turns its entry into a tombstone in O(1) through the registration's
 /// `slot`, releasing the handler at once; while a post is iterating the storage the tombstone is
-/// deferred until the post ends. Tombstones are swept out once they make up half the storage, so
-/// ending a registration never scans the others (amortised O(1)).
+/// deferred until the post ends. Tombstones at the end of the storage are popped at once (so
+/// observing then cancelling, the churn of UI code, never compacts), and the others are swept out
+/// once they make up half the storage, so ending a registration never scans the others (amortised
+/// O(1)). A storage no post is reading is compacted in place; only growth or a reader forces a copy.
 ///
 /// Under the lock a channel reads only a registration's own state (`hasEnded`), never its owner or
 /// sender: a weak load makes a strong reference, and if the owner's last outside reference went
@@ -103,13 +126,21 @@ final class Channel<N: TypedNotification>: AnyChannel {
     let slot = registration.slot
     guard slot >= 0, slot < storage.header.count else { return true }
     guard storageIsUnused() else { return false }
-    storage.withUnsafeMutablePointerToElements { entries in
+    storage.withUnsafeMutablePointers { header, entries in
       guard entries[slot].registration === registration, let handler = entries[slot].handler else { return }
       entries[slot].handler = nil  // not the last reference: `handler` holds it, then `reclaimed`
-      reclaimed.garbage.append(handler)
+      reclaimed.keep(handler)
       endedCount += 1
+      // Pop trailing tombstones; their registrations are released after unlocking too.
+      while header.pointee.count > 0, entries[header.pointee.count - 1].handler == nil {
+        header.pointee.count -= 1
+        let popped = (entries + header.pointee.count).move()
+        popped.registration.slot = -1
+        reclaimed.keep(popped.registration)
+        endedCount -= 1
+      }
     }
-    if endedCount * 2 >= storage.header.count {
+    if endedCount > 0 && endedCount * 2 >= storage.header.count {
       rebuild(minimumCapacity: storage.header.count - endedCount, into: &reclaimed)
     }
     return true
@@ -121,21 +152,50 @@ final class Channel<N: TypedNotification>: AnyChannel {
     return true
   }
 
+  /// Moves the live entries of the unused `storage` down over the ended ones.
+  private func compactInPlace(into reclaimed: inout Reclaimed) {
+    entriesVisited += storage.header.count
+    storage.withUnsafeMutablePointers { header, entries in
+      var kept = 0
+      for index in 0..<header.pointee.count {
+        // As in `rebuild`: only the registration's own state, never its owner or sender.
+        if entries[index].handler != nil && !entries[index].registration.hasEnded {
+          entries[index].registration.slot = kept
+          if kept != index { (entries + kept).moveInitialize(from: entries + index, count: 1) }
+          kept += 1
+        } else {
+          let dropped = (entries + index).move()
+          dropped.registration.slot = -1
+          reclaimed.keep(dropped.registration)
+          if let handler = dropped.handler { reclaimed.keep(handler) }
+        }
+      }
+      header.pointee.count = kept
+    }
+    endedCount = 0
+  }
+
   override func removeAll(into reclaimed: inout Reclaimed) {
     for registration in registrations where registration.markEnded() {
       reclaimed.ended.append(registration)
     }
-    reclaimed.garbage.append(storage)
+    reclaimed.keep(storage)
     storage = EntryStorage<N>.make(capacity: 0)
     endedCount = 0
   }
 
-  /// Replaces `storage` with a fresh one holding only the live entries, renumbering their slots.
-  /// Moves entries when the old storage is unused, copies them when a post is reading it.
+  /// Leaves only the live entries in `storage`, renumbering their slots, with room for at least
+  /// `minimumCapacity`: in place when no post reads the storage and it is large enough; otherwise
+  /// in a fresh storage, moving the entries when the old one is unused and copying them when a post
+  /// is reading it.
   private func rebuild(minimumCapacity: Int, into reclaimed: inout Reclaimed) {
     let unused = storageIsUnused()
+    if unused && minimumCapacity <= storage.header.capacity {
+      compactInPlace(into: &reclaimed)
+      return
+    }
     let old = storage
-    // Posts still reading the old storage hold it; the last of them empties it (`endRead`).
+    // Posts still reading the old storage hold it; the last of them releases it, unlocked (`endPost`).
     if !unused { old.header.isRetired = true }
     // Grows by half rather than doubling: one entry per registration, so the slack is paid per
     // registration (on average a quarter of an entry instead of half).
@@ -159,7 +219,9 @@ final class Channel<N: TypedNotification>: AnyChannel {
             }
             header.pointee.count += 1
           } else if unused {
-            reclaimed.garbage.append((oldEntries + index).move())
+            let dropped = (oldEntries + index).move()
+            reclaimed.keep(dropped.registration)
+            if let handler = dropped.handler { reclaimed.keep(handler) }
           }
         }
         if unused { oldHeader.pointee.count = 0 }  // everything was moved out
@@ -167,7 +229,7 @@ final class Channel<N: TypedNotification>: AnyChannel {
     }
     storage = fresh
     endedCount = 0
-    reclaimed.garbage.append(old)  // dropped after the lock is released
+    reclaimed.keep(old)  // dropped after the lock is released
   }
 }
 
@@ -209,28 +271,20 @@ final class EntryStorage<N: TypedNotification>: ManagedBuffer<EntryStorageHeader
     }
   }
 
-  /// Counts a post out; under the center's lock. The last reader of a retired storage moves its
-  /// entries, and the storage itself, into `reclaimed`, so that the reader's release of its own
-  /// reference is never the last one under the lock.
+  /// Counts a post out; under the center's lock.
+  ///
+  /// - Returns: Whether this was the last reader of a storage the channel has retired. Nothing else
+  ///   references such a storage any more (but a rebuild's `Reclaimed`, about to drop it), so the
+  ///   caller must release it only after unlocking: that release deinitialises its entries and
+  ///   their handlers.
   @inlinable @inline(__always)
-  func endRead(into reclaimed: inout Reclaimed?) {
-    let isLastReaderOfRetired = withUnsafeMutablePointerToHeader { header in
+  func endRead() -> Bool {
+    withUnsafeMutablePointerToHeader { header in
+      // Field pointers, as in `beginRead`.
       let readers = header.pointer(to: \.readers)!
       readers.pointee -= 1
       return readers.pointee == 0 && header.pointer(to: \.isRetired)!.pointee
     }
-    if isLastReaderOfRetired { empty(into: &reclaimed) }
-  }
-
-  @usableFromInline
-  func empty(into reclaimed: inout Reclaimed?) {
-    var emptied = reclaimed ?? Reclaimed()
-    withUnsafeMutablePointers { header, entries in
-      for index in 0..<header.pointee.count { emptied.garbage.append((entries + index).move()) }
-      header.pointee.count = 0
-    }
-    emptied.garbage.append(self)
-    reclaimed = emptied
   }
 
   deinit {
