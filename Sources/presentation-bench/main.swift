@@ -3,15 +3,15 @@ import Foundation
 // presentation-bench: TypedNotificationCenter side by side with Foundation and with the floor
 // (closures in an array), in one interleaved run. See Docs/Performance.md.
 //
-//   swift run -c release presentation-bench            full run
-//   swift run -c release presentation-bench --quick    CI run (under 30 seconds)
-//   swift run -c release presentation-bench --json     the same figures as JSON on stdout
+//   swift run -c release presentation-bench                  full run (timings)
+//   swift run -c release presentation-bench --quick          CI run (under 30 seconds)
+//   swift run -c release presentation-bench --json           the same figures as JSON on stdout
 //
 // The exit status is non-zero only when a figure cannot be produced, never for slow timings.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--count-allocations" {
-  AllocationCounter.runChild(Array(arguments.dropFirst()))
+if arguments.first == WorkloadChild.flag {
+  WorkloadChild.run(Array(arguments.dropFirst()))
 }
 let usage = """
   usage: presentation-bench [--quick] [--json]
