@@ -30,8 +30,19 @@ enum InstructionBudget {
     /// What issue 13 says beside the limit, if anything.
     let note: String?
     let enforced: Bool
+    /// `nil` when not measured.
+    let met: Bool?
 
-    var met: Bool? { measured.map { $0 <= limit } }
+    init(rule: Rule, title: String, measured: Double?, limit: Double, unit: String, note: String?, enforced: Bool) {
+      self.rule = rule
+      self.title = title
+      self.measured = measured
+      self.limit = limit
+      self.unit = unit
+      self.note = note
+      self.enforced = enforced
+      met = measured.map { $0 <= limit }
+    }
     /// Measured ÷ limit: how far the figure is from its limit (≤ 1 is met); `nil` for a zero limit.
     var ratioToLimit: Double? { limit > 0 ? measured.map { $0 / limit } : nil }
   }
