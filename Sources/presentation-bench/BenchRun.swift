@@ -37,7 +37,7 @@ struct BenchRun {
     }
     let postCases = workloads.map { $0.timedCase() }
     let registrationCases =
-      [RegistrationCases.observeThenCancel()]
+      Contender.allCases.map { RegistrationWorkload($0).timedCase() }
       + configuration.cancelPopulations.map {
         RegistrationCases.cancelAmong(population: $0, cancelsPerBatch: configuration.cancelsPerBatch)
       }
@@ -53,35 +53,39 @@ struct BenchRun {
       }
     }
 
-    var byKey: [String: [Double]] = [:]
-    for timedCase in cases { byKey[timedCase.key] = timedCase.nanosecondsPerOperation }
-    for workload in workloads {
-      let key = "post.\(workload.contender.rawValue).\(workload.observers)"
+    var samples: [Figure: [Double]] = [:]
+    for timedCase in cases { samples[timedCase.figure] = timedCase.nanosecondsPerOperation }
+    for timedCase in postCases {
+      guard case .post(let contender, let observers) = timedCase.figure else { continue }
       result.posts.append(
-        RunResult.Post(
-          contender: workload.contender, observers: workload.observers,
-          nanosecondsPerPost: Statistics(byKey[key]!)))
+        RunResult.Post(contender: contender, observers: observers, nanosecondsPerPost: timedCase.statistics))
     }
     for timedCase in registrationCases {
-      result.registrationCosts[timedCase.key] = timedCase.statistics
+      result.registrationCosts[timedCase.figure] = timedCase.statistics
     }
 
     // Ratios round by round: both figures of a pair were taken within the same round.
-    func ratio(_ name: String, _ numerator: String, _ denominator: String) {
-      let pairs = zip(byKey[numerator]!, byKey[denominator]!)
-      result.ratios.append(RunResult.Ratio(name: name, value: Statistics(pairs.map { $0 / $1 })))
+    func ratio(_ numerator: Figure, over denominator: Figure) {
+      guard let top = samples[numerator], let bottom = samples[denominator] else {
+        result.missing.append("ratio \(numerator) ÷ \(denominator): a figure was not timed")
+        return
+      }
+      result.ratios.append(
+        RunResult.Ratio(
+          numerator: numerator, denominator: denominator, value: Statistics(zip(top, bottom).map { $0 / $1 })))
     }
     for observers in configuration.observerCounts {
-      ratio("post.\(observers).ours/floor", "post.ours.\(observers)", "post.floor.\(observers)")
-      ratio(
-        "post.\(observers).oursOwnerBound/floor", "post.oursOwnerBound.\(observers)", "post.floor.\(observers)")
-      ratio("post.\(observers).foundationTyped/ours", "post.foundationTyped.\(observers)", "post.ours.\(observers)")
-      ratio(
-        "post.\(observers).foundationClassic/ours", "post.foundationClassic.\(observers)", "post.ours.\(observers)")
+      let floor = Figure.post(.floor, observers: observers)
+      let ours = Figure.post(.ours, observers: observers)
+      ratio(ours, over: floor)
+      ratio(.post(.oursOwnerBound, observers: observers), over: floor)
+      ratio(.post(.oursMainActor, observers: observers), over: floor)
+      ratio(.post(.foundationTyped, observers: observers), over: ours)
+      ratio(.post(.foundationClassic, observers: observers), over: ours)
     }
-    let smallest = configuration.cancelPopulations[0]
+    let smallest = Figure.cancelAmong(population: configuration.cancelPopulations[0])
     for population in configuration.cancelPopulations.dropFirst() {
-      ratio("cancel.among.\(population)/\(smallest)", "cancel.among.\(population)", "cancel.among.\(smallest)")
+      ratio(.cancelAmong(population: population), over: smallest)
     }
   }
 
@@ -117,25 +121,26 @@ struct BenchRun {
     }
     progress("bytes per registration over \(configuration.registrationsForBytes) registrations")
     for contender in Contender.allCases where contender != .floor {
-      result.bytesPerRegistration[contender.rawValue] = MemoryFootprint.bytesPerRegistration(
+      result.bytesPerRegistration[contender] = MemoryFootprint.bytesPerRegistration(
         contender, count: configuration.registrationsForBytes)
     }
-    result.bytesPerRegistration[RunResult.ownerBoundExcludingSideTableKey] =
+    result.ownerBoundBytesWithSideTableMadeBefore =
       MemoryFootprint.bytesPerOwnerBoundRegistrationExcludingSideTable(count: configuration.registrationsForBytes)
   }
 
   private func measureAllocations(into result: inout RunResult) {
-    let targets: [AllocationCounter.Target] =
+    let targets: [Figure] =
       configuration.quick
-      ? [.init(contender: .ours, observers: 1), .init(contender: .ours, observers: 100)]
+      ? [.post(.ours, observers: 1), .post(.ours, observers: 100)]
       : [
-        .init(contender: .floor, observers: 1),
-        .init(contender: .ours, observers: 1),
-        .init(contender: .ours, observers: 100),
-        .init(contender: .oursOwnerBound, observers: 1),
-        .init(contender: .oursOwnerBound, observers: 100),
-        .init(contender: .foundationTyped, observers: 1),
-        .init(contender: .foundationClassic, observers: 1),
+        .post(.floor, observers: 1),
+        .post(.ours, observers: 1),
+        .post(.ours, observers: 100),
+        .post(.oursOwnerBound, observers: 1),
+        .post(.oursOwnerBound, observers: 100),
+        .post(.oursMainActor, observers: 1),
+        .post(.foundationTyped, observers: 1),
+        .post(.foundationClassic, observers: 1),
       ]
     progress("heap allocations per post under valgrind (\(targets.count * 2) children)")
     do {
@@ -144,7 +149,7 @@ struct BenchRun {
       result.allocationsNote =
         "valgrind memcheck, (allocs after \(configuration.allocationPosts * 11) posts − allocs after "
         + "\(configuration.allocationPosts) posts) ÷ \(configuration.allocationPosts * 10)"
-    } catch AllocationCounter.Failure.valgrindMissing where configuration.quick {
+    } catch Valgrind.Failure.missing where configuration.quick {
       result.allocationsNote = "SKIPPED: valgrind is not installed (--quick allows this; a full run does not)"
     } catch {
       result.missing.append("heap allocations per post: \(error)")

@@ -117,6 +117,16 @@ enum MemoryFootprint {
       let bytes = bytesPerItem(count) { for owner in owners { Workloads.observe(center, owner: owner) } }
       withExtendedLifetime((first, owners)) {}
       return bytes
+    case .oursMainActor:
+      let center = TypedNotificationCenter()
+      let first = MainActorWorkloads.observeOnMainActor(center, observers: 1, sink: sink)
+      var tokens: [ObserverToken] = []
+      tokens.reserveCapacity(count)
+      let bytes = bytesPerItem(count) {
+        for _ in 0..<count { tokens.append(MainActorWorkloads.observeOnMainActor(center, sink: sink)) }
+      }
+      withExtendedLifetime((first, tokens)) {}
+      return bytes
     case .foundationTyped:
       let center = NotificationCenter()
       var tokens: [NotificationCenter.ObservationToken] = []

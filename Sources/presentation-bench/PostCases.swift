@@ -2,13 +2,16 @@ import Foundation
 import PresentationModel
 
 /// The contenders of the post figures, in the order the report prints them.
-enum Contender: String, CaseIterable, Codable, Sendable {
+enum Contender: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable {
   /// Closures in an array, called in a loop: the floor.
   case floor
   /// `TypedNotificationCenter` with token-bound `observe(_:_:)` handlers.
   case ours
   /// `TypedNotificationCenter` with owner-bound `observe(_:owner:_:)` handlers.
   case oursOwnerBound
+  /// `TypedNotificationCenter` with token-bound `observeOnMainActor(_:_:)` handlers, posted from
+  /// the main queue (so delivered synchronously, as in a UI).
+  case oursMainActor
   /// Foundation `NotificationCenter.MainActorMessage`: `post(_:)` / `addObserver(for:using:)`.
   case foundationTyped
   /// Foundation `post(name:object:userInfo:)` / `addObserver(forName:object:queue:using:)`.
@@ -19,6 +22,7 @@ enum Contender: String, CaseIterable, Codable, Sendable {
     case .floor: "floor (closure array)"
     case .ours: "ours, token observe(_:_:)"
     case .oursOwnerBound: "ours, owner-bound observe(_:owner:_:)"
+    case .oursMainActor: "ours, observeOnMainActor(_:_:)"
     case .foundationTyped: "Foundation MainActorMessage"
     case .foundationClassic: "Foundation classic (userInfo)"
     }
@@ -52,6 +56,10 @@ final class PostWorkload {
       let center = TypedNotificationCenter()
       keepAlive = Workloads.observeWithOwners(center, observers: observers, sink: sink)
       post = { Workloads.postOurs(center, iterations: $0) }
+    case .oursMainActor:
+      let center = TypedNotificationCenter()
+      keepAlive = MainActorWorkloads.observeOnMainActor(center, observers: observers, sink: sink)
+      post = { Workloads.postOurs(center, iterations: $0) }
     case .foundationTyped:
       let center = NotificationCenter()
       keepAlive = (center, MainActorWorkloads.observeTyped(center, observers: observers, sink: sink))
@@ -78,7 +86,7 @@ final class PostWorkload {
   }
 
   func timedCase() -> TimedCase {
-    TimedCase(key: "post.\(contender.rawValue).\(observers)") { iterations in
+    TimedCase(.post(contender, observers: observers)) { iterations in
       (self.run(iterations: iterations), iterations)
     }
   }

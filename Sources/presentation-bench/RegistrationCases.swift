@@ -1,31 +1,88 @@
+import Foundation
 import PresentationModel
 
-/// The cost of making and ending registrations.
+/// A set-up observe-then-cancel workload: one standing observer of `contender` (so the type's
+/// channel, or the center's table, exists, as it does in an app), and a loop that registers one
+/// more observer and ends it at once.
 @MainActor
-enum RegistrationCases {
-  /// `observe` then `cancel` at once, repeatedly, next to one standing observer (so the type's
-  /// channel exists, as it does in an app).
-  static func observeThenCancel() -> TimedCase {
-    let center = TypedNotificationCenter()
-    let sink = Sink.make()
-    let standing = Workloads.observeWithTokens(center, observers: 1, sink: sink)
-    return TimedCase(key: "observeThenCancel") { iterations in
-      let elapsed = Stopwatch.time { Workloads.observeThenCancel(center, iterations: iterations, sink: sink) }
-      guard center.observerCount(for: Tick.self) == 1 else {
-        fatalError("observe-then-cancel left registrations behind; the figure cannot be produced")
-      }
-      withExtendedLifetime(standing) {}
-      return (elapsed, iterations)
+final class RegistrationWorkload {
+  let contender: Contender
+  private let sink = Sink.make()
+  private let cycle: (Int) -> Void
+  /// Posts `Tick(value: 1)` once, to check that exactly the standing observer is left.
+  private let postOne: () -> Void
+  /// The center, the standing observer and its owner: whatever must stay alive.
+  private let keepAlive: Any
+
+  init(_ contender: Contender) {
+    self.contender = contender
+    let sink = sink
+    switch contender {
+    case .floor:
+      let registry = FloorRegistry()
+      keepAlive = Workloads.observeFloor(registry, sink: sink)
+      cycle = { Workloads.observeFloorThenCancel(registry, iterations: $0, sink: sink) }
+      postOne = { registry.post(Tick(value: 1)) }
+    case .ours:
+      let center = TypedNotificationCenter()
+      keepAlive = (center, Workloads.observeWithToken(center, sink: sink))
+      cycle = { Workloads.observeThenCancel(center, iterations: $0, sink: sink) }
+      postOne = { center.post(Tick(value: 1)) }
+    case .oursOwnerBound:
+      let center = TypedNotificationCenter()
+      let owner = TickOwner(sink: sink)
+      Workloads.observe(center, owner: owner)
+      keepAlive = (center, owner)
+      cycle = { Workloads.observeThenCancel(center, owner: owner, iterations: $0) }
+      postOne = { center.post(Tick(value: 1)) }
+    case .oursMainActor:
+      let center = TypedNotificationCenter()
+      keepAlive = (center, MainActorWorkloads.observeOnMainActor(center, sink: sink))
+      cycle = { MainActorWorkloads.observeOnMainActorThenCancel(center, iterations: $0, sink: sink) }
+      postOne = { center.post(Tick(value: 1)) }
+    case .foundationTyped:
+      let center = NotificationCenter()
+      keepAlive = (center, MainActorWorkloads.observeTyped(center, sink: sink))
+      cycle = { MainActorWorkloads.observeTypedThenRemove(center, iterations: $0, sink: sink) }
+      postOne = { center.post(TickMessage(value: 1)) }
+    case .foundationClassic:
+      let center = NotificationCenter()
+      keepAlive = (center, Workloads.observeClassic(center, sink: sink))
+      cycle = { Workloads.observeClassicThenRemove(center, iterations: $0, sink: sink) }
+      postOne = { center.post(name: classicTickName, object: nil, userInfo: ["value": 1]) }
     }
   }
 
+  /// Registers and ends `iterations` observers, then checks that one post reaches the standing
+  /// observer only.
+  func run(iterations: Int) -> Double {
+    let elapsed = Stopwatch.time { cycle(iterations) }
+    postOne()
+    let delivered = sink.take()
+    guard delivered == 1 else {
+      fatalError(
+        "\(contender.title), observe then cancel: a post after it reached \(delivered) observers, expected the "
+          + "standing one; the figure cannot be produced")
+    }
+    withExtendedLifetime(keepAlive) {}
+    return elapsed
+  }
+
+  func timedCase() -> TimedCase {
+    TimedCase(.observeThenCancel(contender)) { iterations in (self.run(iterations: iterations), iterations) }
+  }
+}
+
+/// The cost of ending registrations among many.
+@MainActor
+enum RegistrationCases {
   /// Cancels, in random order, every one of `population` registrations; the figure is the mean
   /// cost of one cancel. Populations smaller than `cancelsPerBatch` are repeated on fresh centers.
   /// Registering and releasing the tokens is not timed.
   static func cancelAmong(population: Int, cancelsPerBatch: Int) -> TimedCase {
     var generator = SplitMix64(seed: UInt64(population))
     let sink = Sink.make()
-    return TimedCase(key: "cancel.among.\(population)", fixedIterations: 1) { _ in
+    return TimedCase(.cancelAmong(population: population), fixedIterations: 1) { _ in
       let centers = Swift.max(1, cancelsPerBatch / population)
       var elapsed = 0.0
       for _ in 0..<centers {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Formats a ``RunResult`` as the text report or as JSON.
 enum ReportPrinter {
-  static func json(_ result: RunResult) -> String {
+  static func json(_ result: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let data = (try? encoder.encode(result)) ?? Data("{}".utf8)
@@ -44,16 +44,20 @@ enum ReportPrinter {
     }
     lines.append("")
     lines.append("RATIOS — formed round by round, median ± half the IQR")
-    let ratioRows: [(String, String)] = [
-      ("ours ÷ floor", "ours/floor"),
-      ("owner-bound ÷ floor", "oursOwnerBound/floor"),
-      ("Foundation typed ÷ ours (× faster)", "foundationTyped/ours"),
-      ("Foundation classic ÷ ours (× faster)", "foundationClassic/ours"),
+    let ratioRows: [(title: String, numerator: Contender, denominator: Contender)] = [
+      ("ours ÷ floor", .ours, .floor),
+      ("owner-bound ÷ floor", .oursOwnerBound, .floor),
+      ("main-actor ÷ floor", .oursMainActor, .floor),
+      ("Foundation typed ÷ ours (× faster)", .foundationTyped, .ours),
+      ("Foundation classic ÷ ours (× faster)", .foundationClassic, .ours),
     ]
-    for (title, suffix) in ratioRows {
-      var line = padded(title, 40, right: false)
+    for row in ratioRows {
+      var line = padded(row.title, 40, right: false)
       for observers in counts {
-        let ratio = result.ratios.first { $0.name == "post.\(observers).\(suffix)" }
+        let ratio = result.ratios.first {
+          $0.numerator == .post(row.numerator, observers: observers)
+            && $0.denominator == .post(row.denominator, observers: observers)
+        }
         line += padded(
           ratio.map { "\(number($0.value.median, decimals: 2))× ±\(number($0.value.spreadPercent, decimals: 0))%" }
             ?? "—", 16)
@@ -63,28 +67,29 @@ enum ReportPrinter {
     lines.append("")
 
     lines.append("REGISTRATIONS — nanoseconds per operation")
-    for (key, statistics) in result.registrationCosts.sorted(by: { $0.key < $1.key }) {
-      lines.append(padded(key, 40, right: false) + padded(cell(statistics), 16))
+    for (figure, statistics) in result.registrationCosts.sorted(by: { $0.key.description < $1.key.description }) {
+      lines.append(padded(figure.description, 40, right: false) + padded(cell(statistics), 16))
     }
-    for ratio in result.ratios where ratio.name.hasPrefix("cancel.") {
-      lines.append(padded(ratio.name, 40, right: false) + padded("\(number(ratio.value.median, decimals: 2))×", 16))
+    for ratio in result.ratios {
+      guard case .cancelAmong = ratio.numerator else { continue }
+      lines.append(
+        padded("\(ratio.numerator) ÷ \(ratio.denominator)", 40, right: false)
+          + padded("\(number(ratio.value.median, decimals: 2))×", 16))
     }
     lines.append("")
 
     lines.append("HEAP ALLOCATIONS PER POST (steady state)")
     if let note = result.allocationsNote { lines.append("  method: \(note)") }
-    for (key, value) in result.allocationsPerPost.sorted(by: { $0.key < $1.key }) {
-      lines.append(padded(key, 40, right: false) + padded(number(value, decimals: 2), 16))
+    for (figure, value) in result.allocationsPerPost.sorted(by: { $0.key.description < $1.key.description }) {
+      lines.append(padded(figure.description, 40, right: false) + padded(number(value, decimals: 2), 16))
     }
     lines.append("")
 
     lines.append("BYTES PER REGISTRATION (glibc mallinfo2 uordblks, 100,000 registrations)")
     for contender in Contender.allCases {
-      guard let bytes = result.bytesPerRegistration[contender.rawValue] else { continue }
+      guard let bytes = result.bytesPerRegistration[contender] else { continue }
       lines.append(padded(contender.title, 40, right: false) + padded(number(bytes, decimals: 0), 16))
-      if contender == .oursOwnerBound,
-        let shared = result.bytesPerRegistration[RunResult.ownerBoundExcludingSideTableKey]
-      {
+      if contender == .oursOwnerBound, let shared = result.ownerBoundBytesWithSideTableMadeBefore {
         lines.append(
           padded("  owner already weakly referenced", 40, right: false)
             + padded(number(shared, decimals: 0), 16))

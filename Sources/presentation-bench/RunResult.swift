@@ -17,7 +17,8 @@ struct RunResult: Codable, Sendable {
 
   /// A ratio formed round by round from figures of the same round, then summarised.
   struct Ratio: Codable, Sendable {
-    let name: String
+    let numerator: Figure
+    let denominator: Figure
     let value: Statistics
   }
 
@@ -44,18 +45,23 @@ struct RunResult: Codable, Sendable {
   var machine: Machine
   var posts: [Post] = []
   var ratios: [Ratio] = []
-  /// `observeThenCancel`, `cancel.among.<n>`: nanoseconds per operation.
-  var registrationCosts: [String: Statistics] = [:]
-  /// `allocations.<contender>.<observers>`: heap allocations per post.
-  var allocationsPerPost: [String: Double] = [:]
+  /// Observe then cancel, cancel among n: nanoseconds per operation.
+  var registrationCosts: [Figure: Statistics] = [:]
+  /// Heap allocations per post, keyed by the post figure.
+  var allocationsPerPost: [Figure: Double] = [:]
   var allocationsNote: String?
   /// Heap bytes per registration, by contender.
-  var bytesPerRegistration: [String: Double] = [:]
-  /// The key of the owner-bound figure measured with every owner's weak side table already made.
-  static let ownerBoundExcludingSideTableKey = "oursOwnerBound.ownerAlreadyWeaklyReferenced"
+  var bytesPerRegistration: [Contender: Double] = [:]
+  /// Bytes per owner-bound registration with every owner's weak side table already made.
+  var ownerBoundBytesWithSideTableMadeBefore: Double?
   var pendingDelete: [String: Statistics] = [:]
   var pendingDeleteNote: String?
   var budget: [BudgetRow] = []
   /// Figures that could not be produced; the run exits non-zero when this is not empty.
   var missing: [String] = []
+
+  /// The median of `numerator ÷ denominator`, when both were timed.
+  func ratio(_ numerator: Figure, over denominator: Figure) -> Double? {
+    ratios.first { $0.numerator == numerator && $0.denominator == denominator }?.value.median
+  }
 }

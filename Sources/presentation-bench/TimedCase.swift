@@ -2,8 +2,8 @@
 /// for every round.
 @MainActor
 final class TimedCase {
-  /// A stable identifier, e.g. `post.ours.100`; the key in the JSON output.
-  let key: String
+  /// What the case measures; its description is the key in the JSON output.
+  let figure: Figure
   /// Runs a batch of `iterations` operations and returns `(elapsed nanoseconds, operations done)`.
   /// It must check its own result and stop the run if the work was not done.
   let runBatch: (_ iterations: Int) -> (nanoseconds: Double, operations: Int)
@@ -14,10 +14,10 @@ final class TimedCase {
   private(set) var nanosecondsPerOperation: [Double] = []
 
   init(
-    key: String, fixedIterations: Int? = nil,
+    _ figure: Figure, fixedIterations: Int? = nil,
     runBatch: @escaping (_ iterations: Int) -> (nanoseconds: Double, operations: Int)
   ) {
-    self.key = key
+    self.figure = figure
     self.fixedIterations = fixedIterations
     self.runBatch = runBatch
   }

@@ -127,6 +127,30 @@ enum MainActorWorkloads {
     (0..<observers).map { _ in observeTyped(center, sink: sink) }
   }
 
+  static func observeOnMainActor(_ center: TypedNotificationCenter, sink: Sink) -> ObserverToken {
+    center.observeOnMainActor(Tick.self) { tick in sink.pointer.pointee &+= tick.value }
+  }
+
+  static func observeOnMainActor(_ center: TypedNotificationCenter, observers: Int, sink: Sink) -> [ObserverToken] {
+    (0..<observers).map { _ in observeOnMainActor(center, sink: sink) }
+  }
+
+  @inline(never)
+  static func observeTypedThenRemove(_ center: NotificationCenter, iterations: Int, sink: Sink) {
+    for _ in 0..<iterations {
+      let token = observeTyped(center, sink: sink)
+      center.removeObserver(token)
+    }
+  }
+
+  @inline(never)
+  static func observeOnMainActorThenCancel(_ center: TypedNotificationCenter, iterations: Int, sink: Sink) {
+    for _ in 0..<iterations {
+      let token = observeOnMainActor(center, sink: sink)
+      token.cancel()
+    }
+  }
+
   @inline(never)
   static func postTyped(_ center: NotificationCenter, iterations: Int) {
     for value in 0..<iterations {
@@ -145,7 +169,69 @@ extension Workloads {
   }
 
   @inline(never)
+  static func observeThenCancel(_ center: TypedNotificationCenter, owner: TickOwner, iterations: Int) {
+    for _ in 0..<iterations {
+      let token = center.observe(Tick.self, owner: owner) { owner, tick in owner.sink.pointer.pointee &+= tick.value }
+      token.cancel()
+    }
+  }
+
+  @inline(never)
+  static func observeClassicThenRemove(_ center: NotificationCenter, iterations: Int, sink: Sink) {
+    for _ in 0..<iterations {
+      let token = observeClassic(center, sink: sink)
+      center.removeObserver(token)
+    }
+  }
+
+  static func observeFloor(_ registry: FloorRegistry, sink: Sink) -> FloorRegistry.Token {
+    registry.observe { tick in sink.pointer.pointee &+= tick.value }
+  }
+
+  @inline(never)
+  static func observeFloorThenCancel(_ registry: FloorRegistry, iterations: Int, sink: Sink) {
+    for _ in 0..<iterations {
+      let token = observeFloor(registry, sink: sink)
+      token.cancel()
+    }
+  }
+
+  @inline(never)
   static func cancelAll(_ tokens: [ObserverToken]) {
     for token in tokens { token.cancel() }
+  }
+}
+
+/// The floor for registering: closures in an array, each registration a token object that removes
+/// its closure (found by identifier, from the end) when cancelled. Two allocations per
+/// registration: the closure's context and the token.
+final class FloorRegistry {
+  final class Token {
+    private let registry: FloorRegistry
+    private let id: Int
+
+    fileprivate init(registry: FloorRegistry, id: Int) {
+      self.registry = registry
+      self.id = id
+    }
+
+    func cancel() { registry.remove(id) }
+  }
+
+  private var handlers: ContiguousArray<(id: Int, handler: @Sendable (Tick) -> Void)> = []
+  private var nextID = 0
+
+  func observe(_ handler: @escaping @Sendable (Tick) -> Void) -> Token {
+    nextID += 1
+    handlers.append((nextID, handler))
+    return Token(registry: self, id: nextID)
+  }
+
+  fileprivate func remove(_ id: Int) {
+    if let index = handlers.lastIndex(where: { $0.id == id }) { handlers.remove(at: index) }
+  }
+
+  func post(_ tick: Tick) {
+    for entry in handlers { entry.handler(tick) }
   }
 }

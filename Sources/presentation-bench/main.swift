@@ -3,20 +3,28 @@ import Foundation
 // presentation-bench: TypedNotificationCenter side by side with Foundation and with the floor
 // (closures in an array), in one interleaved run. See Docs/Performance.md.
 //
-//   swift run -c release presentation-bench            full run
-//   swift run -c release presentation-bench --quick    CI run (under 30 seconds)
-//   swift run -c release presentation-bench --json     the same figures as JSON on stdout
+//   swift run -c release presentation-bench                  full run (timings)
+//   swift run -c release presentation-bench --quick          CI run (under 30 seconds)
+//   swift run -c release presentation-bench --json           the same figures as JSON on stdout
+//   swift run -c release presentation-bench --instructions   instructions per operation (callgrind)
 //
-// The exit status is non-zero only when a figure cannot be produced, never for slow timings.
+// The exit status is non-zero when a figure cannot be produced, or with --enforce when an
+// enforced budget row of --instructions is not met; never for slow timings.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--count-allocations" {
-  AllocationCounter.runChild(Array(arguments.dropFirst()))
+if arguments.first == WorkloadChild.flag {
+  WorkloadChild.run(Array(arguments.dropFirst()))
 }
 let usage = """
   usage: presentation-bench [--quick] [--json]
-    --quick  fewer, shorter rounds (what CI runs); skips allocation counts if valgrind is missing
-    --json   print the figures as JSON on standard output instead of tables
+         presentation-bench --instructions [--quick] [--enforce] [--json]
+    --quick         fewer, shorter rounds (what CI runs); skips allocation counts if valgrind is missing;
+                    with --instructions: skips the check at 3 N that each count is exact
+    --json          print the figures as JSON on standard output instead of tables
+    --instructions  instructions and heap allocations per operation under valgrind's callgrind,
+                    bytes per registration, and the budget of issue 13 (needs valgrind)
+    --enforce       with --instructions: exit 1 when a budget row listed in InstructionBudget.enforced
+                    is not met
   Build in release: swift run -c release presentation-bench. See Docs/Performance.md.
 
   """
@@ -24,11 +32,25 @@ if arguments.contains("--help") || arguments.contains("-h") {
   print(usage, terminator: "")
   exit(0)
 }
-let unknown = arguments.filter { !["--quick", "--json"].contains($0) }
-guard unknown.isEmpty else {
-  FileHandle.standardError.write(Data("unknown arguments: \(unknown.joined(separator: " "))\n".utf8))
+let unknown = arguments.filter { !["--quick", "--json", "--instructions", "--enforce"].contains($0) }
+guard unknown.isEmpty, !arguments.contains("--enforce") || arguments.contains("--instructions") else {
+  let complaint =
+    unknown.isEmpty ? "--enforce needs --instructions" : "unknown arguments: \(unknown.joined(separator: " "))"
+  FileHandle.standardError.write(Data("\(complaint)\n".utf8))
   FileHandle.standardError.write(Data(usage.utf8))
   exit(64)
+}
+if arguments.contains("--instructions") {
+  let result = InstructionRun(quick: arguments.contains("--quick")).run()
+  print(arguments.contains("--json") ? ReportPrinter.json(result) : InstructionReport.text(result))
+  if arguments.contains("--enforce") {
+    for row in result.enforcedRowsNotMet {
+      FileHandle.standardError.write(
+        Data("presentation-bench: enforced budget row not met: \(row.title): \(InstructionReport.verdict(row))\n".utf8))
+    }
+    if !result.enforcedRowsNotMet.isEmpty { exit(1) }
+  }
+  exit(result.missing.isEmpty ? 0 : 1)
 }
 let configuration = BenchConfiguration(quick: arguments.contains("--quick"))
 let result = BenchRun(configuration).run()

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds presentation-bench in release and runs `--instructions --quick --enforce`: instructions and
+# heap allocations per operation counted by callgrind (deterministic, so they can fail CI, unlike
+# timings), bytes per registration, and the budget of issue 13.
+# It fails when a figure cannot be produced or when a budget row CI enforces is not met. The rows
+# it enforces are listed in ONE place, `InstructionBudget.enforced` in
+# Sources/presentation-bench/InstructionBudget.swift; the others print "not met (target …)".
+# About 40 s of CPU on this machine (22 valgrind children, two at a time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash .ci/ensure-valgrind.sh
+printf '\n=== presentation-bench --instructions --quick --enforce (release)\n'
+swift build -c release --product presentation-bench 2>&1
+"$(swift build -c release --show-bin-path)/presentation-bench" --instructions --quick --enforce

@@ -1,0 +1,69 @@
+/// What one figure measures: the key of a figure everywhere in the benchmark.
+///
+/// Its `description` is the figure's key in the text report and in `--json` (`post.ours.100`,
+/// `observeThenCancel.ours`, `cancel.among.10000`), and `init?(_:)` reads that text back: the
+/// valgrind children are told their workload this way.
+enum Figure: Hashable, Sendable, CustomStringConvertible {
+  /// One post to `observers` observers of `contender`.
+  case post(Contender, observers: Int)
+  /// One registration then its end, next to one standing observer of `contender`.
+  case observeThenCancel(Contender)
+  /// One cancel among `population` token registrations, ended in a seeded random order.
+  case cancelAmong(population: Int)
+
+  var description: String {
+    switch self {
+    case .post(let contender, let observers): "post.\(contender.rawValue).\(observers)"
+    case .observeThenCancel(let contender): "observeThenCancel.\(contender.rawValue)"
+    case .cancelAmong(let population): "cancel.among.\(population)"
+    }
+  }
+
+  init?(_ description: String) {
+    let parts = description.split(separator: ".").map(String.init)
+    switch parts.first {
+    case "post":
+      guard parts.count == 3, let contender = Contender(rawValue: parts[1]), let observers = Int(parts[2]) else {
+        return nil
+      }
+      self = .post(contender, observers: observers)
+    case "observeThenCancel":
+      guard parts.count == 2, let contender = Contender(rawValue: parts[1]) else { return nil }
+      self = .observeThenCancel(contender)
+    case "cancel":
+      guard parts.count == 3, parts[1] == "among", let population = Int(parts[2]) else { return nil }
+      self = .cancelAmong(population: population)
+    default:
+      return nil
+    }
+  }
+}
+
+// In JSON a figure is its description, also as a dictionary key.
+extension Figure: Codable, CodingKeyRepresentable {
+  private struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  var codingKey: any CodingKey { Key(stringValue: description) }
+
+  init?<T: CodingKey>(codingKey: T) {
+    self.init(codingKey.stringValue)
+  }
+
+  init(from decoder: any Decoder) throws {
+    let text = try decoder.singleValueContainer().decode(String.self)
+    guard let figure = Figure(text) else {
+      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no figure \(text)"))
+    }
+    self = figure
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+}
