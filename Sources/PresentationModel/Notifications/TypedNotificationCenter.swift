@@ -338,9 +338,10 @@ public final class TypedNotificationCenter: Sendable {
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> TypedNotificationSequence<N> {
     let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
+    let registration = StreamRegistration(
+      center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
     let token = register(
-      owner: nil, sender: sender, flags: RegistrationCore.Flag.stream, fileID: fileID, line: line,
-      handler: Handler<N>.stream { _ = continuation.yield($0) }, continuation: continuation)
+      registration, owner: nil, sender: sender, handler: Handler<N>.stream { _ = continuation.yield($0) })
     continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
     return TypedNotificationSequence(stream: stream, token: token)
   }
@@ -400,17 +401,20 @@ public final class TypedNotificationCenter: Sendable {
   // MARK: Registration bookkeeping
 
   private func register<N: TypedNotification>(
-    owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
-    handler: Handler<N>, continuation: AsyncStream<N>.Continuation? = nil
+    owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt, handler: Handler<N>
   ) -> ObserverToken {
-    let registration: Registration<N>
-    if let continuation {
-      registration = StreamRegistration(
-        center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
-    } else {
-      registration = Registration<N>(
-        center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    }
+    let registration = Registration<N>(
+      center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
+    return register(registration, owner: owner, sender: sender, handler: handler)
+  }
+
+  /// Adds `registration`, made for `owner` and `sender`, with `handler`.
+  ///
+  /// Kept apart from the construction of the registration so that the common path never mentions
+  /// `AsyncStream`, whose resilient metadata would be looked up on every registration.
+  private func register<N: TypedNotification>(
+    _ registration: Registration<N>, owner: AnyObject?, sender: AnyObject?, handler: Handler<N>
+  ) -> ObserverToken {
     let token = ObserverToken(registration: registration)
     // An owner already deinitialising cannot be referenced weakly: the weak load is nil at once.
     if (owner != nil && registration.owner == nil) || (sender != nil && registration.sender == nil) {

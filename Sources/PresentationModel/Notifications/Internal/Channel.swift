@@ -44,7 +44,10 @@ struct Reclaimed: @unchecked Sendable {
 @usableFromInline
 class AnyChannel {
   /// Entries visited by this channel's rebuilds so far (for `TypedNotificationCenter.storageWork`).
-  var entriesVisited = 0
+  // @exclusivity(unchecked), here and on `Channel`'s counters: a channel is only ever touched under
+  // the center's lock, which already makes every access exclusive; the dynamic checks would cost
+  // every registration and ending two runtime calls each.
+  @exclusivity(unchecked) var entriesVisited = 0
   var count: Int { fatalError("abstract") }
   var registrations: [RegistrationCore] { fatalError("abstract") }
   /// Removes every ended or dead entry if no post is using the storage.
@@ -80,10 +83,10 @@ final class Channel<N: TypedNotification>: AnyChannel {
   // accesses exclusive; the dynamic check would cost the post path a runtime call.
   @usableFromInline @exclusivity(unchecked) private(set) var storage = EntryStorage<N>.make(capacity: 4)
   /// Tombstoned or ended entries still in `storage`.
-  private var endedCount = 0
+  @exclusivity(unchecked) private var endedCount = 0
   /// At this many live entries, `append` asks for a sweep of entries whose owner or sender died
   /// unnoticed (nobody posted since); doubled after each, so sweeping is amortised O(1).
-  private var sweepThreshold = 32
+  @exclusivity(unchecked) private var sweepThreshold = 32
 
   override var count: Int { storage.header.count }
 

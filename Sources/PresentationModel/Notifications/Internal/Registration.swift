@@ -32,7 +32,9 @@ class RegistrationCore: @unchecked Sendable {
   /// then stored in `fileIDCount`.
   private let fileIDStart: UnsafePointer<UInt8>?
   private let fileIDCount: UInt32
-  private var storedSlot: Int32 = -1
+  // @exclusivity(unchecked): read and written only under the center's lock (see above), which
+  // already makes every access exclusive.
+  @exclusivity(unchecked) private var storedSlot: Int32 = -1
 
   /// Index of this registration's entry in its channel's storage. Guarded by the center's lock.
   var slot: Int {
