@@ -41,7 +41,7 @@ public final class TypedNotificationCenter: Sendable {
 
   @usableFromInline
   struct State {
-    @usableFromInline var channels: [ObjectIdentifier: AnyChannel] = [:]
+    @usableFromInline var channels = ChannelTable()
     /// Channels with tombstones deferred because a post was reading their storage.
     @usableFromInline var deferred: Set<ObjectIdentifier> = []
     /// Entries visited by rebuilds of channels that have since been removed; see `storageWork`.
@@ -50,7 +50,7 @@ public final class TypedNotificationCenter: Sendable {
     /// Removes the channel of `key`; the channel itself is handed to `reclaimed`, to be released
     /// after unlocking.
     mutating func removeChannel(for key: ObjectIdentifier, into reclaimed: inout Reclaimed) {
-      guard let channel = channels.removeValue(forKey: key) else { return }
+      guard let channel = channels.remove(key) else { return }
       storageWorkOfRemovedChannels += channel.entriesVisited
       reclaimed.keep(channel)
     }
@@ -66,7 +66,7 @@ public final class TypedNotificationCenter: Sendable {
       var reclaimed = Reclaimed()
       for channel in state.channels.values { channel.removeAll(into: &reclaimed) }
       reclaimed.keep(state.channels)
-      state.channels = [:]
+      state.channels = ChannelTable()
       return reclaimed
     }
     // Registrations ended here finish their async sequences; handlers are released.
@@ -360,7 +360,7 @@ public final class TypedNotificationCenter: Sendable {
   /// Each ``RegistrationInfo`` names the `observe` call that made it, so a test that expects no
   /// observers can say where a leftover one came from.
   public var registrations: [RegistrationInfo] {
-    let keys = state.withLock { state in Array(state.channels.keys) }
+    let keys = state.withLock { state in state.channels.identifiers }
     // Stable across runs: types sorted by name, registration order within a type.
     let groups = keys.map(liveRegistrations(of:)).filter { !$0.isEmpty }
     let sortedGroups = groups.map { (name: String(reflecting: $0[0].notificationType), registrations: $0) }
@@ -429,7 +429,7 @@ public final class TypedNotificationCenter: Sendable {
         channel = unsafeDowncast(existing, to: Channel<N>.self)
       } else {
         channel = Channel<N>()
-        state.channels[key] = channel
+        state.channels.insert(channel, for: key)
       }
       let sweepDue = channel.append(registration, handler: handler, into: &reclaimed)
       return (reclaimed, sweepDue)
