@@ -229,18 +229,39 @@ struct Entry<N: TypedNotification>: Sendable {
       #if DEBUG
         OwnerLoadProbe.loaded(owner)
       #endif
-      if case .owned(let body)? = entry.pointee.handler {
-        body(owner, notification)
-        return true
-      }
+      if callOwned(entry.pointee.handler, owner, notification) { return true }
     }
+    // The common case: a token-bound observer on the posting thread.
+    if flags == RegistrationCore.Flag.endsWithToken && callPlain(entry.pointee.handler, notification) { return true }
     switch entry.pointee.handler {
-    case .plain(let body)? where flags == RegistrationCore.Flag.endsWithToken:
-      body(notification)  // The common case: a token-bound observer on the posting thread.
-      return true
     case let handler?:
       return deliverSlowPath(notification, senderID: senderID, registration: registration, handler: handler)
     case nil:
+      return false
+    }
+  }
+
+  /// Calls a `.plain` handler in place: borrowed from the entry (which the post's snapshot keeps
+  /// alive), so the closure's context is not retained and released around every delivery.
+  @inlinable @inline(__always)
+  static func callPlain(_ handler: borrowing Handler<N>?, _ notification: N) -> Bool {
+    switch handler {
+    case .plain(let body)?:
+      body(notification)
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Calls an `.owned` handler in place; see ``callPlain(_:_:)``.
+  @inlinable @inline(__always)
+  static func callOwned(_ handler: borrowing Handler<N>?, _ owner: AnyObject, _ notification: N) -> Bool {
+    switch handler {
+    case .owned(let body)?:
+      body(owner, notification)
+      return true
+    default:
       return false
     }
   }
