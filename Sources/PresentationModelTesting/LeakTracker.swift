@@ -127,14 +127,20 @@ public final class LeakTracker: Sendable {
   /// The blocking form of ``checkForLeaks(timeout:)``, for synchronous code such as an XCTest
   /// `tearDown()`. On the main thread it runs the current run loop between checks, so releases
   /// enqueued on the main queue can happen while it waits.
+  ///
+  /// > Important: Called on the main queue itself (in `@MainActor` code, or in a block running on
+  /// > `DispatchQueue.main`), it cannot let the main queue run while it waits: that queue is busy
+  /// > with the caller until it returns. A release enqueued there is then reported as a leak, and
+  /// > the report says why (``LeakReport/mainQueueWasBlocked``). Call
+  /// > `await` ``checkForLeaks(timeout:)`` there instead: it suspends, and the main queue runs.
   public func checkForLeaksBlocking(timeout: Duration = LeakTracker.defaultTimeout) -> LeakReport {
     let clock = ContinuousClock()
     let start = clock.now
-    Deadline.pollBlocking(timeout: timeout) { liveCount == 0 }
-    return report(waited: start.duration(to: clock.now))
+    let mainQueueWasBlocked = Deadline.pollBlocking(timeout: timeout) { liveCount == 0 }
+    return report(waited: start.duration(to: clock.now), mainQueueWasBlocked: mainQueueWasBlocked)
   }
 
-  private func report(waited: Duration) -> LeakReport {
+  private func report(waited: Duration, mainQueueWasBlocked: Bool = false) -> LeakReport {
     let (trackedCount, alive) = liveObjects()
     let roots = alive.map(\.object)
     let reported = alive.map { entry, object in
@@ -142,7 +148,9 @@ public final class LeakTracker: Sendable {
         typeName: entry.typeName, site: entry.site,
         retainingPaths: RetainingPathFinder.paths(to: object, from: roots))
     }
-    return LeakReport(trackedCount: trackedCount, survivors: reported, waited: waited)
+    return LeakReport(
+      trackedCount: trackedCount, survivors: reported, waited: waited,
+      mainQueueWasBlocked: mainQueueWasBlocked && !reported.isEmpty)
   }
 
   /// The tracked objects still alive, in tracking order, each held strongly until the caller lets
