@@ -64,6 +64,18 @@ public struct LeakReport: Sendable, CustomStringConvertible {
   public let survivors: [Survivor]
   /// How long the check waited for stragglers.
   public let waited: Duration
+  /// Whether survivors were found by ``LeakTracker/checkForLeaksBlocking(timeout:)`` called on the
+  /// main queue, which it blocked while it waited: anything enqueued there (such as a release one
+  /// turn late) could not run, so a survivor may be one. The description then says to call
+  /// `await` ``LeakTracker/checkForLeaks(timeout:)`` instead.
+  public let mainQueueWasBlocked: Bool
+
+  static let blockedMainQueueNote = """
+    checkForLeaksBlocking() ran on the main queue (in @MainActor code or a DispatchQueue.main block) and \
+    blocked it while waiting, so nothing enqueued there could run, such as a release one turn late; \
+    these may be such releases. Call `await checkForLeaks()` instead: it suspends and lets the main \
+    queue run.
+    """
 
   /// Whether any tracked object was still alive.
   public var hasLeaks: Bool { !survivors.isEmpty }
@@ -72,6 +84,7 @@ public struct LeakReport: Sendable, CustomStringConvertible {
   public var description: String {
     guard hasLeaks else { return "No leaks among \(trackedCount) tracked objects" }
     let header = "\(survivors.count) of \(trackedCount) tracked objects still alive after \(waited.roundedSeconds) s:"
-    return ([header] + survivors.map { "- \($0)" }).joined(separator: "\n")
+    let lines = [header] + survivors.map { "- \($0)" } + (mainQueueWasBlocked ? [Self.blockedMainQueueNote] : [])
+    return lines.joined(separator: "\n")
   }
 }

@@ -47,9 +47,18 @@ public final class LeakTracker: Sendable {
     let reference: WeakReference
     let typeName: String
     let site: CallSite
+    /// Tracking order, so reports list survivors in the order they were tracked.
+    let order: Int
   }
 
-  private let entries = LockedState<[Entry]>([])
+  private struct Entries: Sendable {
+    /// One entry per identifier: a lookup, not a scan, so tracking is O(1).
+    var byIdentifier: [ObjectIdentifier: Entry] = [:]
+    /// Objects tracked so far, dead ones included.
+    var trackedCount = 0
+  }
+
+  private let entries = LockedState(Entries())
 
   /// Creates a tracker with nothing tracked.
   public init() {}
@@ -81,20 +90,24 @@ public final class LeakTracker: Sendable {
     line: UInt = #line, column: UInt = #column
   ) {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let entry = Entry(
-      reference: WeakReference(object), typeName: TypeName.of(type(of: object)), site: site)
-    entries.withLock { entries in
-      // Drop entries whose object died: their identifier may be reused by a new object.
-      entries.removeAll { $0.reference.object == nil }
-      guard !entries.contains(where: { $0.reference.identifier == entry.reference.identifier }) else { return }
-      entries.append(entry)
+    let reference = WeakReference(object)
+    let typeName = TypeName.of(type(of: object))
+    let replaced = entries.withLock { entries -> Entry? in
+      let existing = entries.byIdentifier[reference.identifier]
+      // Same identifier: either this very object, tracked before (the caller holds it, so this
+      // weak load cannot release the last reference), or a dead one whose address was reused.
+      if let existing, existing.reference.object === object { return nil }
+      entries.byIdentifier[reference.identifier] = Entry(
+        reference: reference, typeName: typeName, site: site, order: entries.trackedCount)
+      entries.trackedCount += 1
+      return existing
     }
+    // The entry of a dead object whose identifier was reused goes here, outside the lock.
+    _ = replaced
   }
 
   /// How many tracked objects are still alive.
-  public var liveCount: Int {
-    entries.withLock { entries in entries.count(where: { $0.reference.object != nil }) }
-  }
+  public var liveCount: Int { liveObjects().alive.count }
 
   /// Waits until every tracked object has deallocated or `timeout` has passed, then reports the
   /// survivors.
@@ -114,27 +127,54 @@ public final class LeakTracker: Sendable {
   /// The blocking form of ``checkForLeaks(timeout:)``, for synchronous code such as an XCTest
   /// `tearDown()`. On the main thread it runs the current run loop between checks, so releases
   /// enqueued on the main queue can happen while it waits.
+  ///
+  /// > Important: Called on the main queue itself (in `@MainActor` code, or in a block running on
+  /// > `DispatchQueue.main`), it cannot let the main queue run while it waits: that queue is busy
+  /// > with the caller until it returns. A release enqueued there is then reported as a leak, and
+  /// > the report says why (``LeakReport/mainQueueWasBlocked``). Call
+  /// > `await` ``checkForLeaks(timeout:)`` there instead: it suspends, and the main queue runs.
   public func checkForLeaksBlocking(timeout: Duration = LeakTracker.defaultTimeout) -> LeakReport {
     let clock = ContinuousClock()
     let start = clock.now
-    Deadline.pollBlocking(timeout: timeout) { liveCount == 0 }
-    return report(waited: start.duration(to: clock.now))
+    let mainQueueWasBlocked = Deadline.pollBlocking(timeout: timeout) { liveCount == 0 }
+    return report(waited: start.duration(to: clock.now), mainQueueWasBlocked: mainQueueWasBlocked)
   }
 
-  private func report(waited: Duration) -> LeakReport {
-    let (trackedCount, survivors) = entries.withLock { entries in
-      let count = entries.count
-      entries.removeAll { $0.reference.object == nil }
-      return (count, entries)
-    }
-    // Strong references for the walk only; they are released when this function returns.
-    let alive = survivors.compactMap { entry in entry.reference.object.map { (entry, $0) } }
-    let roots = alive.map(\.1)
+  private func report(waited: Duration, mainQueueWasBlocked: Bool = false) -> LeakReport {
+    let (trackedCount, alive) = liveObjects()
+    let roots = alive.map(\.object)
     let reported = alive.map { entry, object in
       LeakReport.Survivor(
         typeName: entry.typeName, site: entry.site,
         retainingPaths: RetainingPathFinder.paths(to: object, from: roots))
     }
-    return LeakReport(trackedCount: trackedCount, survivors: reported, waited: waited)
+    return LeakReport(
+      trackedCount: trackedCount, survivors: reported, waited: waited,
+      mainQueueWasBlocked: mainQueueWasBlocked && !reported.isEmpty)
+  }
+
+  /// The tracked objects still alive, in tracking order, each held strongly until the caller lets
+  /// go; the entries of dead ones are forgotten.
+  ///
+  /// The weak loads happen outside the lock: a load holds the object for a moment, and if another
+  /// thread drops the last reference meanwhile, its `deinit` runs right there (and may track).
+  private func liveObjects() -> (trackedCount: Int, alive: [(entry: Entry, object: AnyObject)]) {
+    let (trackedCount, snapshot) = entries.withLock { ($0.trackedCount, Array($0.byIdentifier.values)) }
+    var alive: [(entry: Entry, object: AnyObject)] = []
+    var dead: [Entry] = []
+    for entry in snapshot {
+      if let object = entry.reference.object { alive.append((entry, object)) } else { dead.append(entry) }
+    }
+    if !dead.isEmpty {
+      entries.withLock { entries in
+        // Compared by reference, not loaded: an identifier may have been reused by an object
+        // tracked meanwhile, whose entry stays.
+        for entry in dead where entries.byIdentifier[entry.reference.identifier]?.reference === entry.reference {
+          entries.byIdentifier[entry.reference.identifier] = nil
+        }
+      }
+    }
+    alive.sort { $0.entry.order < $1.entry.order }
+    return (trackedCount, alive)
   }
 }

@@ -40,8 +40,13 @@ public final class ManualStepScheduler: StepScheduler {
     let order: UInt64
   }
 
-  /// How many actions ``runUntilIdle()`` runs before it decides they reschedule themselves forever.
-  public static let runUntilIdleLimit = 1_000_000
+  /// How many actions one call to ``advance(by:)`` or ``runUntilIdle()`` runs before it decides
+  /// that something reschedules itself forever and stops with a precondition failure.
+  public static let actionLimit = 1_000_000
+
+  /// The same as ``actionLimit``, which now bounds ``advance(by:)`` too.
+  @available(*, deprecated, renamed: "actionLimit")
+  public static var runUntilIdleLimit: Int { actionLimit }
 
   /// The virtual time elapsed since this scheduler was created.
   public private(set) var now: Duration = .zero
@@ -82,25 +87,37 @@ public final class ManualStepScheduler: StepScheduler {
   /// Each action runs with ``now`` set to its own deadline; afterwards ``now`` is the end of the
   /// window.
   ///
+  /// Stops with a precondition failure after ``actionLimit`` actions in one call: something keeps
+  /// rescheduling itself with a zero (or vanishing) delay, and time would never reach the end of
+  /// the window.
+  ///
   /// - Parameter duration: How far to move; must not be negative.
   public func advance(by duration: Duration) {
     precondition(duration >= .zero, "ManualStepScheduler.advance(by:) cannot move time backwards; got \(duration)")
     let end = now + duration
+    var ran = 0
     while let next = nextEntry(), next.deadline <= end {
+      precondition(
+        ran < Self.actionLimit,
+        """
+        ManualStepScheduler.advance(by: \(duration)) ran \(ran) actions and reached only \(now) of the \
+        window ending at \(end): an action keeps rescheduling itself with a zero or tiny delay
+        """)
       run(popFirst())
+      ran += 1
     }
     now = max(now, end)
   }
 
   /// Runs actions in deadline order, moving time to each one's deadline, until none is left.
   ///
-  /// Stops with a precondition failure after ``runUntilIdleLimit`` actions: something keeps
+  /// Stops with a precondition failure after ``actionLimit`` actions: something keeps
   /// rescheduling itself and would never go idle.
   public func runUntilIdle() {
     var ran = 0
     while nextEntry() != nil {
       precondition(
-        ran < Self.runUntilIdleLimit,
+        ran < Self.actionLimit,
         "ManualStepScheduler.runUntilIdle() ran \(ran) actions without going idle: an action keeps rescheduling itself")
       run(popFirst())
       ran += 1

@@ -153,6 +153,45 @@ import Testing
     #expect(!report.hasLeaks, "\(report)")
   }
 
+  /// The blocking check waits for a release that a main-queue block makes 50 ms later, when it
+  /// runs off the main queue.
+  @Test(.timeLimit(.minutes(1)))
+  func theBlockingCheckOffTheMainQueueWaitsForAMainQueueRelease() {
+    let tracker = LeakTracker()
+    let holder = DelayedRelease()
+    do {
+      let widget = Widget(name: "late")
+      holder.hold(widget)
+      tracker.track(widget)
+    }
+    DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { holder.completeAll() }
+    let report = tracker.checkForLeaksBlocking(timeout: .seconds(10))
+    #expect(!report.hasLeaks, "\(report)")
+    #expect(!report.mainQueueWasBlocked)
+  }
+
+  /// On the main actor the blocking check holds the main queue, so a release enqueued there cannot
+  /// happen while it waits (it reported such a survivor without a word). It now says so and names
+  /// the call to use instead, and that call, `await checkForLeaks()`, sees the release.
+  @MainActor @Test(.timeLimit(.minutes(1)))
+  func theBlockingCheckOnTheMainActorSaysItBlocksTheMainQueueAndWhatToCallInstead() async throws {
+    let tracker = LeakTracker()
+    let holder = DelayedRelease()
+    do {
+      let widget = Widget(name: "late")
+      holder.hold(widget)
+      tracker.track(widget)
+    }
+    DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { holder.completeAll() }
+    let blocked = tracker.checkForLeaksBlocking(timeout: .milliseconds(200))
+    #expect(blocked.survivors.map(\.typeName) == ["PresentationModelTestingTests.Widget"])
+    #expect(blocked.mainQueueWasBlocked)
+    #expect(blocked.description.contains("ran on the main queue"), "\(blocked)")
+    #expect(blocked.description.contains("Call `await checkForLeaks()` instead"))
+    let report = await tracker.checkForLeaks(timeout: .seconds(10))
+    #expect(!report.hasLeaks, "\(report)")
+  }
+
   @Test func theBlockingCheckReportsASurvivorAfterItsDeadline() {
     let tracker = LeakTracker()
     let cycle = ClosureCycle()

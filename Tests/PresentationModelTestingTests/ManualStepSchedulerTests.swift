@@ -161,6 +161,42 @@ import Testing
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("cannot move time backwards"), "stderr was: \(message)")
   }
+
+  /// An action that reschedules itself with a zero delay never lets time reach the end of the
+  /// window: `advance(by:)` stops after ``ManualStepScheduler/actionLimit`` actions, saying so,
+  /// instead of never returning.
+  @Test(.timeLimit(.minutes(2))) func advancingThroughAnEndlessRunOfZeroDelaysStopsWithAMessage() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run {
+        @MainActor func reschedule(on scheduler: ManualStepScheduler) {
+          _ = scheduler.schedule(after: .zero) { reschedule(on: scheduler) }
+        }
+        let scheduler = ManualStepScheduler()
+        reschedule(on: scheduler)
+        scheduler.advance(by: .milliseconds(1))
+      }
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains("ManualStepScheduler.advance(by: 0.001 seconds) ran 1000000 actions"), "stderr was: \(message)")
+    #expect(message.contains("reached only 0.0 seconds of the window"))
+    #expect(message.contains("keeps rescheduling itself"))
+  }
+
+  @Test func advanceRunsAFiniteChainOfZeroDelaysAtTheSameInstant() {
+    @MainActor final class Countdown {
+      var remaining = 1_000
+      func run(on scheduler: ManualStepScheduler) {
+        remaining -= 1
+        if remaining > 0 { _ = scheduler.schedule(after: .zero) { self.run(on: scheduler) } }
+      }
+    }
+    let countdown = Countdown()
+    _ = scheduler.schedule(after: .milliseconds(5)) { [scheduler] in countdown.run(on: scheduler) }
+    scheduler.advance(by: .milliseconds(5))
+    #expect(countdown.remaining == 0)
+    #expect(scheduler.now == .milliseconds(5))
+  }
 }
 
 extension Duration {

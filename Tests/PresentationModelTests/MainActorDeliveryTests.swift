@@ -101,4 +101,41 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
       #expect(mine == mine.sorted(), "posts from one thread arrive in their order")
     }
   }
+
+  /// Main-actor observers (owner-bound and token-bound) of posts made on four other threads: each
+  /// call must run on the main queue, the main actor's executor. The handlers record where they run
+  /// instead of asserting it, and the whole story runs in a child process, so that a delivery off
+  /// the main actor fails this test by name, whether it runs silently on the posting thread or
+  /// traps there (the core's `MainActor.assumeIsolated` would stop the whole test run otherwise).
+  @Test func mainActorObserversPostedToFromOtherThreadsRunOnTheMainQueue() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      let mainQueue = DispatchSpecificKey<UInt8>()
+      DispatchQueue.main.setSpecific(key: mainQueue, value: 1)
+      let center = TypedNotificationCenter()
+      let places = LockedState<[String]>([])
+      @Sendable func record(_ observer: String) {
+        let place = DispatchQueue.getSpecific(key: mainQueue) != nil ? "main queue" : "elsewhere"
+        places.withLock { $0.append("\(observer) on \(place)") }
+      }
+      let widget = MainActorWidget()
+      center.observeOnMainActor(Counted.self, owner: widget) { _, _ in record("owner-bound") }
+      let token = center.observeOnMainActor(Counted.self) { _ in record("token-bound") }
+      onAnotherThread {
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+          for value in 0..<50 { center.post(Counted(value: thread * 1_000 + value)) }
+        }
+      }
+      await drainMainQueue()
+      let recorded = places.withLock { $0 }
+      let offMain = recorded.filter { $0.hasSuffix("elsewhere") }
+      guard recorded.count == 400, offMain.isEmpty else {
+        let message = "\(recorded.count) of 400 calls, \(offMain.count) off the main queue: \(offMain.prefix(3))\n"
+        FileHandle.standardError.write(Data(message.utf8))
+        exit(EXIT_FAILURE)
+      }
+      withExtendedLifetime((widget, token)) {}
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.isEmpty, "the child reported: \(stderr)")
+  }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PresentationModel
 import Synchronization
 import Testing
@@ -53,4 +54,100 @@ import Testing
       #expect(!token.isActive)
     }
   }
+
+  /// Four threads released together by a spin barrier post onto one `observeOnce`, 50 times over.
+  /// Its handler takes a moment: it waits (spinning, for at most 100 ms) until the three other
+  /// posts have returned. A one-shot must be ended before its handler runs, in one atomic step:
+  /// checked as not ended, called, and marked ended only afterwards, every other post would arrive
+  /// during that call and call it again, in every trial.
+  @Test(.timeLimit(.minutes(2)))
+  func postsReleasedTogetherOntoASlowOneShotCallItExactlyOnce() {
+    final class Trial: Sendable {
+      let calls = Atomic<Int>(0)
+      let postsReturned = Atomic<Int>(0)
+    }
+    let threads = 4
+    let trials = (0..<50).map { _ in Trial() }
+    let centers = trials.map { _ in TypedNotificationCenter() }
+    let tokens = zip(centers, trials).map { center, trial in
+      center.observeOnce(Counted.self) { _ in
+        trial.calls.add(1, ordering: .relaxed)
+        let clock = ContinuousClock()
+        let giveUp = clock.now.advanced(by: .milliseconds(100))
+        while trial.postsReturned.load(ordering: .acquiring) < threads - 1 && clock.now < giveUp {}
+      }
+    }
+    postFromThreadsReleasedTogether(threads: threads, to: centers) { round in
+      trials[round].postsReturned.add(1, ordering: .releasing)
+    }
+    let calls = trials.map { $0.calls.load(ordering: .relaxed) }
+    let wrong = calls.count(where: { $0 != 1 })
+    #expect(
+      wrong == 0, "\(wrong) of \(calls.count) one-shots were not called exactly once (max \(calls.max() ?? 0) calls)")
+    #expect(tokens.allSatisfy { !$0.isActive })
+  }
+
+  /// Two threads post onto the same 1,000 one-shots at once; each one-shot must be called exactly
+  /// once. Ending a one-shot has to be one atomic step: if it were checked as not ended and then
+  /// marked ended, the other thread could pass the check in between, a window of a few
+  /// instructions. To hit it, the threads meet before every one-shot: an ordinary observer
+  /// registered just before it is a spin barrier that both posts reach, so both arrive at the
+  /// one-shot at the same moment.
+  @Test(.timeLimit(.minutes(2)))
+  func postsThatMeetBeforeEachOneShotCallItExactlyOnce() {
+    final class Meeting: Sendable {
+      let calls = Atomic<Int>(0)
+      let arrivals = Atomic<Int>(0)
+    }
+    let threads = 2
+    let center = TypedNotificationCenter()
+    let meetings = (0..<1_000).map { _ in Meeting() }
+    let tokens = meetings.flatMap { meeting in
+      [
+        center.observe(Counted.self) { _ in
+          meeting.arrivals.add(1, ordering: .acquiringAndReleasing)
+          let clock = ContinuousClock()
+          let giveUp = clock.now.advanced(by: .milliseconds(100))
+          while meeting.arrivals.load(ordering: .acquiring) < threads && clock.now < giveUp {}
+        },
+        center.observeOnce(Counted.self) { _ in meeting.calls.add(1, ordering: .relaxed) },
+      ]
+    }
+    postFromThreadsReleasedTogether(threads: threads, to: [center])
+    let calls = meetings.map { $0.calls.load(ordering: .relaxed) }
+    let wrong = calls.count(where: { $0 != 1 })
+    #expect(
+      wrong == 0, "\(wrong) of \(calls.count) one-shots were not called exactly once (max \(calls.max() ?? 0) calls)")
+    #expect(zip(tokens.indices, tokens).allSatisfy { $0.isMultiple(of: 2) ? $1.isActive : !$1.isActive })
+  }
+}
+
+/// Starts `threads` threads that each post once to every center in turn (then call `afterEachPost`
+/// with the center's index), and waits for them. A spin barrier per center releases them together:
+/// everyone posts as soon as the last has arrived.
+private func postFromThreadsReleasedTogether(
+  threads: Int, to centers: [TypedNotificationCenter], afterEachPost: @escaping @Sendable (Int) -> Void = { _ in }
+) {
+  let arrivals = Atomic<Int>(0)
+  let finished = DispatchGroup()
+  for _ in 0..<threads {
+    finished.enter()
+    Thread {
+      for (round, center) in centers.enumerated() {
+        arrivals.add(1, ordering: .acquiringAndReleasing)
+        while arrivals.load(ordering: .acquiring) < threads * (round + 1) { sched_yield() }
+        center.post(Counted(value: round))
+        afterEachPost(round)
+      }
+      finished.leave()
+    }.start()
+  }
+  finished.wait()
+}
+
+/// Busy-waits for `duration`: a handler that takes a moment, without sleeping.
+private func spin(for duration: Duration) {
+  let clock = ContinuousClock()
+  let end = clock.now.advanced(by: duration)
+  while clock.now < end {}
 }

@@ -191,7 +191,61 @@ import Testing
     pendingDelete.fadeOutAndDispose(widget, completion: outcomes.completion("original"))
     scheduler.runUntilIdle()
     #expect(widget.disposeCount == 1)
-    #expect(outcomes.outcomes == ["from dispose disposed", "original disposed"])
+    // The delete from inside dispose() joined the fade: its completion comes after the original's.
+    #expect(outcomes.outcomes == ["original disposed", "from dispose disposed"])
+    #expect(scheduler.pendingCount == 0)
+    #expect(pendingDelete.pendingCount == 0)
+  }
+
+  /// The final step sets the opacity to `0` before `dispose()`: a delete started from that setter
+  /// joins the fade, so it is told `.disposed` only once `dispose()` has run, and a cancel there is
+  /// too late.
+  @Test(arguments: [Duration.milliseconds(100), .zero])
+  func deleteOrCancelFromTheFinalOpacitySetterJoinsAndCompletesAfterDispose(duration: Duration) {
+    let pendingDelete = PendingDelete(duration: duration, steps: 4, scheduler: scheduler)
+    let widget = RecordingWidget()
+    var disposeCountsSeen: [String: Int] = [:]
+    widget.onOpacityChange = { widget in
+      guard widget.opacity == 0 else { return }
+      #expect(!pendingDelete.cancel(widget), "too late to cancel during the last step")
+      #expect(pendingDelete.isPending(widget))
+      pendingDelete.fadeOutAndDispose(widget) { outcome in
+        disposeCountsSeen["from opacity"] = widget.disposeCount
+        self.outcomes.completion("from opacity")(outcome)
+      }
+    }
+    pendingDelete.fadeOutAndDispose(widget) { outcome in
+      disposeCountsSeen["original"] = widget.disposeCount
+      self.outcomes.completion("original")(outcome)
+    }
+    scheduler.runUntilIdle()
+    #expect(widget.disposeCount == 1)
+    #expect(outcomes.outcomes == ["original disposed", "from opacity disposed"])
+    #expect(disposeCountsSeen == ["original": 1, "from opacity": 1], "every completion comes after dispose()")
+    #expect(widget.opacityHistory.last == 0)
+    #expect(pendingDelete.pendingCount == 0)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func cancelAllDuringTheLastStepLeavesThatFadeInFlightToFinish() {
+    let pendingDelete = makePendingDelete()
+    let ending = RecordingWidget("ending")
+    let fading = RecordingWidget("fading")
+    ending.onOpacityChange = { widget in
+      if widget.opacity == 0 { pendingDelete.cancelAll() }
+    }
+    // Still in flight after that cancelAll(): this delete joins instead of starting a second fade.
+    ending.onDispose = { widget in
+      pendingDelete.fadeOutAndDispose(widget, completion: self.outcomes.completion("ending again"))
+    }
+    pendingDelete.fadeOutAndDispose(ending, completion: outcomes.completion("ending"))
+    scheduler.advance(by: .milliseconds(10))
+    pendingDelete.fadeOutAndDispose(fading, completion: outcomes.completion("fading"))
+    scheduler.advance(by: .milliseconds(90))  // the last step of `ending`
+    #expect(outcomes.outcomes == ["fading cancelled", "ending disposed", "ending again disposed"])
+    #expect(ending.disposeCount == 1)
+    #expect((fading.opacity, fading.disposeCount) == (1, 0))
+    #expect(pendingDelete.pendingCount == 0)
     #expect(scheduler.pendingCount == 0)
   }
 

@@ -22,8 +22,15 @@ final class RecordingWidget: Fadable {
   /// Runs inside `dispose()`, to test re-entrant calls from there.
   var onDispose: (@MainActor (RecordingWidget) -> Void)?
 
+  /// Runs inside the opacity setter, after the new value is recorded, to test re-entrant calls from
+  /// there.
+  var onOpacityChange: (@MainActor (RecordingWidget) -> Void)?
+
   var opacity: Double {
-    didSet { opacityHistory.append(opacity) }
+    didSet {
+      opacityHistory.append(opacity)
+      onOpacityChange?(self)
+    }
   }
 
   init(_ name: String = "widget", opacity: Double = 1, log: WidgetEventLog = WidgetEventLog()) {

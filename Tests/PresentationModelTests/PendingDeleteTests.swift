@@ -178,6 +178,72 @@ private final class NodeWidget: Fadable {
     #expect(scheduler.pendingCount == 0)
   }
 
+  /// Step `k` of `n` is due at `k × duration / n` from the start, computed exactly, not as `k`
+  /// rounded intervals: 100 ms / 3 is not a whole number of attoseconds, so summed intervals would
+  /// end an attosecond early.
+  @Test(arguments: [3, 7, 1_000])
+  func stepKIsScheduledAtKTimesDurationOverN(steps: Int) throws {
+    let scheduler = ManualStepScheduler()
+    let duration = Duration.milliseconds(100)
+    let pendingDelete = PendingDelete(duration: duration, steps: steps, scheduler: scheduler)
+    let widget = RecordingWidget()
+    pendingDelete.fadeOutAndDispose(widget)
+    for step in 1...steps {
+      let deadline = try #require(scheduler.nextDeadline, "step \(step) is scheduled")
+      #expect(deadline == duration * step / steps, "step \(step) of \(steps)")
+      scheduler.advance(by: deadline - scheduler.now)
+    }
+    #expect(widget.disposeCount == 1)
+    #expect(scheduler.now == duration)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  /// A scheduler that runs every action a little late, as a busy main queue does: each step is
+  /// still timed from the start, so the lateness does not add up over the steps.
+  @Test func lateStepsDoNotPushBackTheEnd() {
+    @MainActor final class LateScheduler: StepScheduler {
+      let clock = ManualStepScheduler()
+      var now: Duration { clock.now }
+      func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
+        clock.schedule(after: max(delay, .zero) + .microseconds(10), action)
+      }
+    }
+    let scheduler = LateScheduler()
+    let pendingDelete = PendingDelete(duration: .milliseconds(50), steps: 1_000, scheduler: scheduler)
+    let widget = RecordingWidget()
+    pendingDelete.fadeOutAndDispose(widget)
+    // Timed from the previous step instead, 1,000 late steps would end 10 ms late, at 60 ms.
+    scheduler.clock.advance(by: .milliseconds(50) + .microseconds(10))
+    #expect(widget.disposeCount == 1)
+    #expect(widget.opacityHistory.count == 1_000)
+    #expect(scheduler.clock.pendingCount == 0)
+  }
+
+  @Test func aStepAsShortAsOneNanosecondIsAllowed() {
+    let scheduler = ManualStepScheduler()
+    let pendingDelete = PendingDelete(duration: .nanoseconds(8), steps: 8, scheduler: scheduler)
+    let widget = RecordingWidget()
+    pendingDelete.fadeOutAndDispose(widget)
+    scheduler.advance(by: .nanoseconds(7))
+    #expect(widget.opacity == 0.125)
+    scheduler.advance(by: .nanoseconds(1))
+    #expect(widget.disposeCount == 1)
+  }
+
+  /// `steps: Int.max` used to truncate the step interval to zero: a fade of endless zero-length
+  /// steps. More steps than nanoseconds in the duration is now refused, naming both numbers.
+  @Test(.timeLimit(.minutes(1))) func moreStepsThanNanosecondsIsAPreconditionFailureThatSaysSo() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run {
+        _ = PendingDelete(duration: .milliseconds(300), steps: .max, scheduler: ManualStepScheduler())
+      }
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("PendingDelete got steps: 9223372036854775807"), "stderr was: \(message)")
+    #expect(message.contains("more steps than the 300000000 nanoseconds in the duration"))
+    #expect(message.contains("Use at most 300000000 steps"))
+  }
+
   @Test(.timeLimit(.minutes(1))) func stepsBelowOneIsAPreconditionFailureThatSaysSo() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       await MainActor.run {

@@ -17,6 +17,9 @@ public import Dispatch
 /// }
 /// ```
 extension DispatchQueue: StepScheduler {
+  /// The time since boot on the clock `asyncAfter` uses (`DispatchTime.now()`), in nanoseconds.
+  public var now: Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds) }
+
   /// Runs `action` on the main actor once `delay` has elapsed on this queue (rounded up to whole
   /// nanoseconds; zero or negative means as soon as possible).
   public func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {

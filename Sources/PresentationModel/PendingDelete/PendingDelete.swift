@@ -30,7 +30,12 @@ public import Dispatch  // `DispatchQueue.main` is the default scheduler.
 /// > - Every completion is called exactly once, with ``Outcome/disposed`` or
 /// >   ``Outcome/cancelled``.
 /// > - Completions and `dispose()` run after the bookkeeping is done, so they may start, join or
-/// >   cancel deletions, including of the same widget.
+/// >   cancel deletions, including of the same widget. A deletion of the same widget started
+/// >   during its last step (from its opacity setter or its `dispose()`) joins the fade: its
+/// >   completion runs after `dispose()`, after the earlier ones; cancelling it then is too late and
+/// >   returns `false`.
+/// > - Step `k` is timed from the start of the fade, at `k × duration / steps`, so a step that runs
+/// >   late does not delay the ones after it and the fade ends on time whatever the step count.
 /// > - Releasing a `PendingDelete` does not stop the fades it started: each one is held by its
 /// >   scheduled step, finishes on its timeline, disposes its widget and calls its completions.
 /// >   Call ``cancelAll()`` first to stop them instead.
@@ -71,18 +76,40 @@ public final class PendingDelete {
   /// - Parameters:
   ///   - duration: From the call to the disposal. Zero or negative disposes at once (opacity set to
   ///     `0` first) and calls the completion before ``fadeOutAndDispose(_:completion:)`` returns.
-  ///   - steps: At least 1. Step `k` of `n` sets the opacity to `start × (n − k) / n`.
+  ///   - steps: At least 1, and (for a positive `duration`) at most the number of nanoseconds in
+  ///     `duration`, so that no step is shorter than a nanosecond. Step `k` of `n` sets the opacity
+  ///     to `start × (n − k) / n`, at `k × duration / n` after the fade started.
   ///   - scheduler: The clock; `DispatchQueue.main` by default, a `ManualStepScheduler` in tests.
   public init(
     duration: Duration = .milliseconds(300), steps: Int = 10, scheduler: any StepScheduler = DispatchQueue.main
   ) {
     precondition(steps >= 1, "PendingDelete needs steps >= 1 (the last step disposes); got steps: \(steps)")
+    if let limit = Self.maximumSteps(in: duration) {
+      precondition(
+        steps <= limit,
+        """
+        PendingDelete got steps: \(steps) for duration: \(duration), more steps than the \(limit) \
+        nanoseconds in the duration; a step shorter than a nanosecond cannot be timed (the fade would \
+        never end). Use at most \(limit) steps
+        """)
+    }
     self.duration = duration
     self.steps = steps
     self.scheduler = scheduler
   }
 
-  /// The number of widgets currently fading.
+  /// The number of whole nanoseconds in a positive `duration` (the most steps it can be cut
+  /// into); `nil` when there is no limit: a non-positive duration disposes at once, and a duration
+  /// of more than `Int.max` nanoseconds (292 years) has room for any step count.
+  private static func maximumSteps(in duration: Duration) -> Int? {
+    guard duration > .zero else { return nil }
+    let (seconds, attoseconds) = duration.components
+    let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let (total, overflowedAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    return overflowed || overflowedAgain ? nil : Int(total)
+  }
+
+  /// The number of widgets currently fading, including those whose last step is running.
   public var pendingCount: Int { inFlight.count }
 
   /// Whether `widget` is fading now.
@@ -152,9 +179,10 @@ public final class PendingDelete {
   /// - Returns: `false`, doing nothing, if `widget` is not fading here.
   @discardableResult
   public func cancel(_ widget: any Fadable) -> Bool {
-    guard let fade = inFlight.removeValue(forKey: ObjectIdentifier(widget)), let cancellation = fade.cancel() else {
-      return false
-    }
+    let key = ObjectIdentifier(widget)
+    // A fade whose last step is running cannot be cancelled and stays in flight until it ends.
+    guard let cancellation = inFlight[key]?.cancel() else { return false }
+    inFlight[key] = nil
     perform([cancellation])
     return true
   }
@@ -164,8 +192,9 @@ public final class PendingDelete {
   /// Every widget's opacity is restored before the first completion runs.
   public func cancelAll() {
     let fades = inFlight.values.sorted { $0.startIndex < $1.startIndex }
-    inFlight = [:]
-    perform(fades.compactMap { $0.cancel() })
+    let cancellations = fades.compactMap { $0.cancel() }
+    for cancellation in cancellations { inFlight[ObjectIdentifier(cancellation.widget)] = nil }
+    perform(cancellations)
   }
 
   private func perform(_ cancellations: [FadeOut.Cancellation]) {
@@ -178,7 +207,7 @@ public final class PendingDelete {
     }
   }
 
-  /// Bookkeeping when `fade` has reached its end, before `dispose()` and the completions run.
+  /// Bookkeeping when `fade` has disposed its widget, before the completions run.
   func fadeOutDidDispose(_ fade: FadeOut, widget: any Fadable) {
     let key = ObjectIdentifier(widget)
     if inFlight[key] === fade { inFlight[key] = nil }

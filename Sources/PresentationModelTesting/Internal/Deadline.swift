@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Repeats a check until it passes or a deadline expires: once at once, then after a `Task.yield()`
 /// and sleeps that grow from 1 ms to 20 ms, so a check that passes costs nothing and one that waits
@@ -20,8 +22,24 @@ enum Deadline {
 
   /// The blocking form, for synchronous teardown code. On the main thread it runs the current run
   /// loop between checks, so work enqueued on the main queue (a release one turn late) can happen.
-  static func pollBlocking(timeout: Duration, until isDone: () -> Bool) {
-    if isDone() || timeout <= .zero { return }
+  ///
+  /// Called on the main queue itself (main-actor code, or a block on `DispatchQueue.main`), it
+  /// cannot let the queue run: the queue is serial and busy with the caller until it returns, and
+  /// running other main-queue work inside would break the main actor's isolation. It still waits
+  /// (releases on other threads can happen), and tells the caller.
+  ///
+  /// - Returns: `true` if the check ran on the main queue and the main queue did not run while it
+  ///   waited (a probe enqueued there at the start never ran).
+  @discardableResult
+  static func pollBlocking(timeout: Duration, until isDone: () -> Bool) -> Bool {
+    if isDone() || timeout <= .zero { return false }
+    let probe: MainQueueProbe? = MainQueueProbe.isOnMainQueue ? MainQueueProbe() : nil
+    pollBlockingUntilDeadline(timeout: timeout, until: isDone)
+    guard let probe else { return false }
+    return !probe.hasRun
+  }
+
+  private static func pollBlockingUntilDeadline(timeout: Duration, until isDone: () -> Bool) {
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: timeout)
     var pause = Duration.milliseconds(1)
@@ -38,4 +56,28 @@ enum Deadline {
       pause = min(pause * 2, .milliseconds(20))
     }
   }
+}
+
+/// A block enqueued on the main queue that records whether it ran: whether the main queue made
+/// progress while a blocking check waited.
+final class MainQueueProbe: Sendable {
+  private static let key = DispatchSpecificKey<UInt8>()
+  private static let tagged: Bool = {
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return true
+  }()
+
+  /// Whether the caller runs on the main queue (or, on the main thread, may be draining it).
+  static var isOnMainQueue: Bool {
+    guard tagged else { return false }
+    return DispatchQueue.getSpecific(key: key) != nil || Thread.isMainThread
+  }
+
+  private let ran = Atomic<Bool>(false)
+
+  init() {
+    DispatchQueue.main.async { [self] in ran.store(true, ordering: .releasing) }
+  }
+
+  var hasRun: Bool { ran.load(ordering: .acquiring) }
 }

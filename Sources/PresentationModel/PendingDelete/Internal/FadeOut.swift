@@ -26,22 +26,29 @@ final class FadeOut {
 
   private enum State {
     case fading(Fading)
+    /// The last step is running: opacity `0`, then `dispose()`. Too late to cancel; a deletion of
+    /// the same widget started meanwhile (from its opacity setter or `dispose()`) joins, so its
+    /// completion runs after `dispose()` with the others.
+    case disposing(Fading)
     case disposed
     case cancelled
   }
 
   private enum StepAction {
     case fade(any Fadable, to: Double, thenSchedule: Int)
-    case dispose(any Fadable, completions: [Completion])
+    case dispose(any Fadable)
     case ignore
   }
 
   /// Orders fades by when they started, so ``PendingDelete/cancelAll()`` is deterministic.
   let startIndex: Int
   private let steps: Int
-  private let interval: Duration
+  private let duration: Duration
   private let disposesAtOnce: Bool
   private let scheduler: any StepScheduler
+  /// The scheduler's ``StepScheduler/now`` when the fade started: every step is timed from here,
+  /// so a step that runs late does not push back the ones after it.
+  private var startTime: Duration = .zero
   private weak var owner: PendingDelete?
   private var state: State
 
@@ -50,7 +57,7 @@ final class FadeOut {
     startIndex: Int, completion: Completion?
   ) {
     self.steps = steps
-    self.interval = duration / steps
+    self.duration = duration
     self.disposesAtOnce = duration <= .zero
     self.scheduler = scheduler
     self.owner = owner
@@ -64,21 +71,39 @@ final class FadeOut {
     if disposesAtOnce {
       perform(disposeNow())
     } else {
+      startTime = scheduler.now
       schedule(step: 1)
     }
   }
 
+  /// When step `index` is due, counted from the start: `index × duration / steps`, rounded down
+  /// to whole attoseconds, computed without overflow for any `steps` and without summing rounded
+  /// intervals (which would drift).
+  static func offset(ofStep index: Int, of steps: Int, in duration: Duration) -> Duration {
+    let quotient = duration / steps
+    let remainder = duration - quotient * steps  // under `steps` attoseconds
+    return quotient * index + remainder * index / steps
+  }
+
   // MARK: Transitions (state changes only; they return what to do)
 
-  /// Adds `completion` to a fade still in progress; `false` once it is over.
+  /// Adds `completion` to a fade still in progress, including one whose last step is running;
+  /// `false` once it is over.
   func join(_ completion: Completion?) -> Bool {
-    guard case .fading(var fading) = state else { return false }
-    if let completion { fading.completions.append(completion) }
-    state = .fading(fading)
+    switch state {
+    case .fading(var fading):
+      if let completion { fading.completions.append(completion) }
+      state = .fading(fading)
+    case .disposing(var fading):
+      if let completion { fading.completions.append(completion) }
+      state = .disposing(fading)
+    case .disposed, .cancelled:
+      return false
+    }
     return true
   }
 
-  /// Ends the fade without disposing; `nil` if it was already over.
+  /// Ends the fade without disposing; `nil` if it was already over or its last step is running.
   func cancel() -> Cancellation? {
     guard case .fading(let fading) = state else { return nil }
     state = .cancelled
@@ -99,8 +124,8 @@ final class FadeOut {
     fading.stepsTaken = index
     fading.pendingStep = nil
     guard index < steps else {
-      state = .disposed
-      return .dispose(fading.widget, completions: fading.completions)
+      state = .disposing(fading)
+      return .dispose(fading.widget)
     }
     state = .fading(fading)
     // Multiplied before dividing: exact whenever the true value is representable (1 × 3 / 4 == 0.75).
@@ -110,14 +135,23 @@ final class FadeOut {
 
   private func disposeNow() -> StepAction {
     guard case .fading(let fading) = state else { return .ignore }
+    state = .disposing(fading)
+    return .dispose(fading.widget)
+  }
+
+  /// Ends the last step once `dispose()` has returned: the completions, including any joined
+  /// during the step.
+  private func didDispose() -> [Completion] {
+    guard case .disposing(let fading) = state else { return [] }
     state = .disposed
-    return .dispose(fading.widget, completions: fading.completions)
+    return fading.completions
   }
 
   // MARK: Effects (user code runs here, after the state is updated)
 
   private func schedule(step index: Int) {
-    let scheduled = scheduler.schedule(after: interval) { [self] in
+    let due = startTime + Self.offset(ofStep: index, of: steps, in: duration)
+    let scheduled = scheduler.schedule(after: due - scheduler.now) { [self] in
       perform(stepElapsed(index))
     }
     record(scheduled, for: index)
@@ -128,10 +162,11 @@ final class FadeOut {
     case .fade(let widget, let opacity, let next):
       widget.opacity = opacity
       schedule(step: next)
-    case .dispose(let widget, let completions):
-      owner?.fadeOutDidDispose(self, widget: widget)
+    case .dispose(let widget):
       widget.opacity = 0
       widget.dispose()
+      let completions = didDispose()
+      owner?.fadeOutDidDispose(self, widget: widget)
       // Completions may still look at the widget (weakly); it goes only after the last of them.
       withExtendedLifetime(widget) {
         for completion in completions { completion(.disposed) }
