@@ -61,7 +61,7 @@ import Testing
   /// checked as not ended, called, and marked ended only afterwards, every other post would arrive
   /// during that call and call it again, in every trial.
   @Test(.timeLimit(.minutes(2)))
-  func postsReleasedTogetherOntoASlowOneShotCallItExactlyOnce() {
+  func postsReleasedTogetherOntoASlowOneShotCallItExactlyOnce() async {
     final class Trial: Sendable {
       let calls = Atomic<Int>(0)
       let postsReturned = Atomic<Int>(0)
@@ -77,7 +77,7 @@ import Testing
         while trial.postsReturned.load(ordering: .acquiring) < threads - 1 && clock.now < giveUp {}
       }
     }
-    postFromThreadsReleasedTogether(threads: threads, to: centers) { round in
+    await postFromThreadsReleasedTogether(threads: threads, to: centers) { round in
       trials[round].postsReturned.add(1, ordering: .releasing)
     }
     let calls = trials.map { $0.calls.load(ordering: .relaxed) }
@@ -94,7 +94,7 @@ import Testing
   /// registered just before it is a spin barrier that both posts reach, so both arrive at the
   /// one-shot at the same moment.
   @Test(.timeLimit(.minutes(2)))
-  func postsThatMeetBeforeEachOneShotCallItExactlyOnce() {
+  func postsThatMeetBeforeEachOneShotCallItExactlyOnce() async {
     final class Meeting: Sendable {
       let calls = Atomic<Int>(0)
       let arrivals = Atomic<Int>(0)
@@ -113,7 +113,7 @@ import Testing
         center.observeOnce(Counted.self) { _ in meeting.calls.add(1, ordering: .relaxed) },
       ]
     }
-    postFromThreadsReleasedTogether(threads: threads, to: [center])
+    await postFromThreadsReleasedTogether(threads: threads, to: [center])
     let calls = meetings.map { $0.calls.load(ordering: .relaxed) }
     let wrong = calls.count(where: { $0 != 1 })
     #expect(
@@ -123,11 +123,12 @@ import Testing
 }
 
 /// Starts `threads` threads that each post once to every center in turn (then call `afterEachPost`
-/// with the center's index), and waits for them. A spin barrier per center releases them together:
-/// everyone posts as soon as the last has arrived.
+/// with the center's index), and waits for them without blocking a thread of the cooperative pool
+/// (other tests need those meanwhile). A spin barrier per center releases them together: everyone
+/// posts as soon as the last has arrived.
 private func postFromThreadsReleasedTogether(
   threads: Int, to centers: [TypedNotificationCenter], afterEachPost: @escaping @Sendable (Int) -> Void = { _ in }
-) {
+) async {
   let arrivals = Atomic<Int>(0)
   let finished = DispatchGroup()
   for _ in 0..<threads {
@@ -142,7 +143,9 @@ private func postFromThreadsReleasedTogether(
       finished.leave()
     }.start()
   }
-  finished.wait()
+  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    finished.notify(queue: .global()) { continuation.resume() }
+  }
 }
 
 /// Busy-waits for `duration`: a handler that takes a moment, without sleeping.
