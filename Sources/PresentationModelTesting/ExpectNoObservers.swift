@@ -79,3 +79,36 @@ public func expectNoObservers(
     in: { center.registrations }, notificationType: notificationType, ownerType: ownerType, timeout: timeout,
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
+
+/// Expects a ``FoundationNotificationBridge`` to have no live registrations (optionally only of
+/// one notification type and/or one owner type), and fails listing each leftover with the line of
+/// its `observe` call. Asking also ends observations whose owner died unnoticed, which removes
+/// their Foundation observers.
+///
+/// ```swift
+/// import Foundation
+/// import PresentationModelTesting
+///
+/// struct Trimmed: FoundationNotification {
+///   static var name: Notification.Name { Notification.Name("Trimmed") }
+///   init?(_ notification: Notification) {}
+/// }
+///
+/// func example() async {
+///   let bridge = FoundationNotificationBridge(NotificationCenter())
+///   let token = bridge.observe(Trimmed.self) { _ in }
+///   token.cancel()
+///   await expectNoObservers(in: bridge)
+/// }
+/// ```
+@discardableResult
+public func expectNoObservers(
+  in bridge: FoundationNotificationBridge, of notificationType: (any Any.Type)? = nil,
+  ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column
+) async -> [RegistrationInfo] {
+  await ObserverFilter.expectNone(
+    in: { bridge.registrations }, notificationType: notificationType, ownerType: ownerType, timeout: timeout,
+    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}
