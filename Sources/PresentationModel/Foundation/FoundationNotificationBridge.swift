@@ -89,10 +89,7 @@ public final class FoundationNotificationBridge: Sendable {
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     observeClassic(N.self, object: object, owner: owner, flags: 0, fileID: fileID, line: line) { registration, value in
-      guard let owner = registration.owner else {
-        registration.end()  // The owner deinitialised: this registration is over.
-        return
-      }
+      guard let owner = registration.liveOwner() else { return }
       handler(unsafeDowncast(owner, to: Owner.self), value)
     }
   }
@@ -131,11 +128,7 @@ public final class FoundationNotificationBridge: Sendable {
       N.self, object: object, owner: owner, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line
     ) { registration, value in
       Self.onMainActor {
-        guard !registration.hasEnded else { return }
-        guard let owner = registration.owner else {
-          registration.end()
-          return
-        }
+        guard let owner = registration.liveOwner() else { return }
         call(owner, value)
       }
     }
@@ -153,7 +146,7 @@ public final class FoundationNotificationBridge: Sendable {
       N.self, object: object, owner: nil, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line
     ) { registration, value in
       Self.onMainActor {
-        guard !registration.hasEnded else { return }
+        guard registration.admitsDelivery() else { return }
         handler(value)
       }
     }
@@ -181,19 +174,15 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ handler: @escaping @MainActor (Owner, M) -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
-    let registration = BridgedRegistration<M>(
-      bridge: self, owner: owner, sender: subject, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line)
-    guard admit(registration) else { return ObserverToken(registration: registration) }
-    let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
-      guard registration.admitsDelivery() else { return }
-      guard let owner = registration.owner else {
-        registration.end()
-        return
+    register(M.self, owner: owner, sender: subject, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line)
+    {
+      registration in
+      let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
+        guard let owner = registration.liveOwner() else { return }
+        handler(unsafeDowncast(owner, to: Owner.self), message)
       }
-      handler(unsafeDowncast(owner, to: Owner.self), message)
+      return .message { center in center.removeObserver(token) }
     }
-    registration.install(.message { center in center.removeObserver(token) })
-    return ObserverToken(registration: registration)
   }
 
   /// Calls `handler` with `owner` and each `type` message posted to the Foundation center (in a
@@ -209,19 +198,14 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ handler: @escaping @Sendable (Owner, M) async -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
-    let registration = BridgedRegistration<M>(
-      bridge: self, owner: owner, sender: subject, flags: RegistrationCore.Flag.task, fileID: fileID, line: line)
-    guard admit(registration) else { return ObserverToken(registration: registration) }
-    let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
-      guard registration.admitsDelivery() else { return }
-      guard let owner = registration.owner else {
-        registration.end()
-        return
+    register(M.self, owner: owner, sender: subject, flags: RegistrationCore.Flag.task, fileID: fileID, line: line) {
+      registration in
+      let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
+        guard let owner = registration.liveOwner() else { return }
+        await handler(unsafeDowncast(owner, to: Owner.self), message)
       }
-      await handler(unsafeDowncast(owner, to: Owner.self), message)
+      return .message { center in center.removeObserver(token) }
     }
-    registration.install(.message { center in center.removeObserver(token) })
-    return ObserverToken(registration: registration)
   }
 
   // MARK: Introspection
@@ -259,18 +243,28 @@ public final class FoundationNotificationBridge: Sendable {
     _ type: N.Type, object: AnyObject?, owner: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
     deliver: @escaping @Sendable (BridgedRegistration<N>, N) -> Void
   ) -> ObserverToken {
-    let registration = BridgedRegistration<N>(
-      bridge: self, owner: owner, sender: object, flags: flags, fileID: fileID, line: line)
-    guard admit(registration) else { return ObserverToken(registration: registration) }
-    let observer = notificationCenter.addObserver(forName: N.name, object: object, queue: nil) { notification in
-      guard registration.admitsDelivery() else { return }
-      guard let value = N(notification) else {
-        ConversionFailures.report(N.self, name: N.name)
-        return
+    register(N.self, owner: owner, sender: object, flags: flags, fileID: fileID, line: line) { registration in
+      let observer = notificationCenter.addObserver(forName: N.name, object: object, queue: nil) { notification in
+        guard registration.admitsDelivery() else { return }
+        guard let value = N(notification) else {
+          ConversionFailures.report(N.self, name: N.name)
+          return
+        }
+        deliver(registration, value)
       }
-      deliver(registration, value)
+      return .classic(observer)
     }
-    registration.install(.classic(observer))
+  }
+
+  /// Makes and lists a registration for `N`, then lets `install` add its Foundation observer
+  /// (unless its owner or sender was already deinitialising: the token is then ended at once).
+  private func register<N>(
+    _ type: N.Type, owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
+    install: (BridgedRegistration<N>) -> FoundationObservation
+  ) -> ObserverToken {
+    let registration = BridgedRegistration<N>(
+      bridge: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
+    if admit(registration) { registration.install(install(registration)) }
     return ObserverToken(registration: registration)
   }
 

@@ -49,6 +49,17 @@ final class BridgedRegistration<N>: RegistrationCore, @unchecked Sendable {
     return true
   }
 
+  /// The owner, if a delivery may go ahead and the owner is alive; otherwise ends the registration
+  /// (when the owner died) and returns `nil`.
+  func liveOwner() -> AnyObject? {
+    guard admitsDelivery() else { return nil }
+    guard let owner else {
+      end()  // The owner deinitialised: this registration is over.
+      return nil
+    }
+    return owner
+  }
+
   override func didEnd() {
     removeFoundationObserver()
     bridge?.forget(self)
