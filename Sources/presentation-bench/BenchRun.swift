@@ -41,7 +41,8 @@ struct BenchRun {
       + configuration.cancelPopulations.map {
         RegistrationCases.cancelAmong(population: $0, cancelsPerBatch: configuration.cancelsPerBatch)
       }
-    let cases = postCases + registrationCases
+    let mainActorCases = MainActorCases.cases()
+    let cases = postCases + registrationCases + mainActorCases
     progress("calibrating \(cases.count) cases")
     for timedCase in cases { timedCase.calibrate(targetNanoseconds: configuration.batchNanoseconds) }
     for round in 0..<configuration.rounds {
@@ -65,6 +66,8 @@ struct BenchRun {
     for timedCase in registrationCases {
       result.registrationCosts[timedCase.key] = timedCase.statistics
     }
+    for timedCase in mainActorCases { result.mainActor[timedCase.key] = timedCase.statistics }
+    result.mainActorRatios = MainActorCases.ratios(byKey)
 
     // Ratios round by round: both figures of a pair were taken within the same round.
     func ratio(_ name: String, _ numerator: String, _ denominator: String) {

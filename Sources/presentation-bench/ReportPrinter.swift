@@ -71,6 +71,9 @@ enum ReportPrinter {
     }
     lines.append("")
 
+    lines += MainActorCases.report(result.mainActor, ratios: result.mainActorRatios)
+    lines.append("")
+
     lines.append("HEAP ALLOCATIONS PER POST (steady state)")
     if let note = result.allocationsNote { lines.append("  method: \(note)") }
     for (key, value) in result.allocationsPerPost.sorted(by: { $0.key < $1.key }) {

@@ -53,6 +53,10 @@ struct RunResult: Codable, Sendable {
   var bytesPerRegistration: [String: Double] = [:]
   /// The key of the owner-bound figure measured with every owner's weak side table already made.
   static let ownerBoundExcludingSideTableKey = "oursOwnerBound.ownerAlreadyWeaklyReferenced"
+  /// `mainActor.post.<contender>.<observers>`, `mainActor.observeThenCancel`: nanoseconds.
+  var mainActor: [String: Statistics] = [:]
+  /// `mainActor.post.<observers>.<contender>/floor`, against the main-actor floor.
+  var mainActorRatios: [String: Statistics] = [:]
   var pendingDelete: [String: Statistics] = [:]
   var pendingDeleteNote: String?
   var budget: [BudgetRow] = []

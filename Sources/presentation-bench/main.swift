@@ -13,6 +13,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--count-allocations" {
   AllocationCounter.runChild(Array(arguments.dropFirst()))
 }
+if arguments.first == "--count-main-actor-allocations" {
+  MainActorCases.runAllocationChild(Array(arguments.dropFirst()))
+}
 let usage = """
   usage: presentation-bench [--quick] [--json]
     --quick  fewer, shorter rounds (what CI runs); skips allocation counts if valgrind is missing

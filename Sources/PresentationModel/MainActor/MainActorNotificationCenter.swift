@@ -45,10 +45,15 @@ public final class MainActorNotificationCenter {
 
   /// One channel per notification type.
   //
+  // @exclusivity(unchecked): every access is momentary and none spans user code (what user code
+  // may release is dropped only after the access ended), and the main actor serialises them; the
+  // dynamic check would cost every post a runtime call.
+  //
   // nonisolated(unsafe): only so that `deinit` (nonisolated) can reach it. Every other access is
   // in this class's main-actor-isolated methods; `deinit` runs after the last of them returned and
   // holds the only reference to the center, so no access can overlap it.
-  @usableFromInline nonisolated(unsafe) var channels: [ObjectIdentifier: AnyMainActorChannel] = [:]
+  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var channels: [ObjectIdentifier: AnyMainActorChannel] =
+    [:]
 
   /// Creates an empty center.
   public init() {}
@@ -100,10 +105,10 @@ public final class MainActorNotificationCenter {
     channel.readers += 1
     // A copy: observers added or swept during the delivery do not change what this post visits.
     let snapshot = channel.entries
-    snapshot.withUnsafeBufferPointer { entries in
-      for index in entries.indices {
-        Self.deliver(notification, senderID: senderID, to: entries[index])
-      }
+    // A loop, not `withUnsafeBufferPointer`: a closure formed here (main-actor code) and passed as
+    // a nonisolated function would check its isolation at run time on every post.
+    for index in snapshot.indices {
+      Self.deliver(notification, senderID: senderID, to: snapshot[index])
     }
     channel.readers -= 1
     if channel.readers == 0 && channel.needsSweep { channel.sweepAfterReaders() }

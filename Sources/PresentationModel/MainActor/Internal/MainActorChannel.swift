@@ -41,11 +41,15 @@ class AnyMainActorChannel {
 /// deinitialiser that calls back into the center never meets an access in progress.
 @usableFromInline
 final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
-  @usableFromInline var entries: ContiguousArray<MainActorEntry<N>> = []
+  // @exclusivity(unchecked) on the three below: they are only touched on the main actor, every
+  // access is momentary and none spans user code (a post iterates a copy of `entries`; what may
+  // release user code is dropped after the access ended); the dynamic check would cost every post
+  // three runtime calls.
+  @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<MainActorEntry<N>> = []
   /// Posts iterating a copy of `entries` now.
-  @usableFromInline var readers = 0
+  @usableFromInline @exclusivity(unchecked) var readers = 0
   /// Entries whose registration ended while posts were reading; swept when the last one leaves.
-  @usableFromInline var needsSweep = false
+  @usableFromInline @exclusivity(unchecked) var needsSweep = false
   /// Ended entries still in `entries`.
   private var endedCount = 0
   /// At this many entries, the next registration also sweeps entries whose owner or sender died
