@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs an outside package that depends on this one by path and uses only public names.
+# Builds and runs an outside package that depends on this one by path and uses only public names:
+# owner-bound observers, a fade on virtual time, main-actor notifications with a non-Sendable owner,
+# payload and handler state (issue 11), and a Foundation notification observed with an owner.
 # A package's identity is the last component of its path, so the consumer is laid out beside a
 # link named PresentationModel, whatever this checkout's folder is called.
 set -euo pipefail

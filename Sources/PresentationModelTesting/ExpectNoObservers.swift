@@ -41,24 +41,74 @@ public import PresentationModel
 /// - Returns: The leftover registrations (empty when the expectation held).
 @discardableResult
 public func expectNoObservers(
-  in center: TypedNotificationCenter, of notificationType: (any TypedNotification.Type)? = nil,
+  in center: TypedNotificationCenter, of notificationType: (any Any.Type)? = nil,
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column
 ) async -> [RegistrationInfo] {
-  func leftovers() -> [RegistrationInfo] {
-    center.registrations.filter { registration in
-      ObserverFilter.matches(registration, notificationType: notificationType, ownerType: ownerType)
-    }
-  }
-  let clock = ContinuousClock()
-  let start = clock.now
-  await Deadline.poll(timeout: timeout) { leftovers().isEmpty }
-  let remaining = leftovers()
-  if !remaining.isEmpty {
-    let message = ObserverFilter.failureMessage(
-      remaining, notificationType: notificationType, ownerType: ownerType, waited: start.duration(to: clock.now))
-    FailureReporter.fail(message, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
-  }
-  return remaining
+  await ObserverFilter.expectNone(
+    in: { center.registrations }, notificationType: notificationType, ownerType: ownerType, timeout: timeout,
+    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}
+
+/// Expects a ``MainActorNotificationCenter`` to have no live observer registrations (optionally
+/// only of one notification type and/or one owner type), and fails listing each leftover with the
+/// line of its `observe` call; it polls like the form for a ``TypedNotificationCenter``.
+///
+/// ```swift
+/// import PresentationModelTesting
+///
+/// struct Opened: MainActorNotification {}
+///
+/// @MainActor func example() async {
+///   let center = MainActorNotificationCenter()
+///   let token = center.observe(Opened.self) { _ in }
+///   token.cancel()
+///   await expectNoObservers(in: center)
+/// }
+/// ```
+@MainActor
+@discardableResult
+public func expectNoObservers(
+  in center: MainActorNotificationCenter, of notificationType: (any Any.Type)? = nil,
+  ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column
+) async -> [RegistrationInfo] {
+  await ObserverFilter.expectNone(
+    in: { center.registrations }, notificationType: notificationType, ownerType: ownerType, timeout: timeout,
+    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}
+
+/// Expects a ``FoundationNotificationBridge`` to have no live registrations (optionally only of
+/// one notification type and/or one owner type), and fails listing each leftover with the line of
+/// its `observe` call. Asking also ends observations whose owner died unnoticed, which removes
+/// their Foundation observers.
+///
+/// ```swift
+/// import Foundation
+/// import PresentationModelTesting
+///
+/// struct Trimmed: FoundationNotification {
+///   static var name: Notification.Name { Notification.Name("Trimmed") }
+///   init?(_ notification: Notification) {}
+/// }
+///
+/// func example() async {
+///   let bridge = FoundationNotificationBridge(NotificationCenter())
+///   let token = bridge.observe(Trimmed.self) { _ in }
+///   token.cancel()
+///   await expectNoObservers(in: bridge)
+/// }
+/// ```
+@discardableResult
+public func expectNoObservers(
+  in bridge: FoundationNotificationBridge, of notificationType: (any Any.Type)? = nil,
+  ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column
+) async -> [RegistrationInfo] {
+  await ObserverFilter.expectNone(
+    in: { bridge.registrations }, notificationType: notificationType, ownerType: ownerType, timeout: timeout,
+    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }

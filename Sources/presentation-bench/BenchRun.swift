@@ -41,7 +41,8 @@ struct BenchRun {
       + configuration.cancelPopulations.map {
         RegistrationCases.cancelAmong(population: $0, cancelsPerBatch: configuration.cancelsPerBatch)
       }
-    let cases = postCases + registrationCases
+    let mainActorCases = MainActorCases.cases()
+    let cases = postCases + registrationCases + mainActorCases
     progress("calibrating \(cases.count) cases")
     for timedCase in cases { timedCase.calibrate(targetNanoseconds: configuration.batchNanoseconds) }
     for round in 0..<configuration.rounds {
@@ -63,6 +64,8 @@ struct BenchRun {
     for timedCase in registrationCases {
       result.registrationCosts[timedCase.figure] = timedCase.statistics
     }
+    for timedCase in mainActorCases { result.mainActor[timedCase.figure] = timedCase.statistics }
+    result.mainActorRatios = MainActorCases.ratios(samples)
 
     // Ratios round by round: both figures of a pair were taken within the same round.
     func ratio(_ numerator: Figure, over denominator: Figure) {

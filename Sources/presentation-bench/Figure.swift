@@ -10,12 +10,18 @@ enum Figure: Hashable, Sendable, CustomStringConvertible {
   case observeThenCancel(Contender)
   /// One cancel among `population` token registrations, ended in a seeded random order.
   case cancelAmong(population: Int)
+  /// One main-actor post to `observers` observers of `contender` (`MainActorCases`).
+  case mainActorPost(MainActorCases.Contender, observers: Int)
+  /// One main-actor registration then its end, next to one standing observer.
+  case mainActorObserveThenCancel
 
   var description: String {
     switch self {
     case .post(let contender, let observers): "post.\(contender.rawValue).\(observers)"
     case .observeThenCancel(let contender): "observeThenCancel.\(contender.rawValue)"
     case .cancelAmong(let population): "cancel.among.\(population)"
+    case .mainActorPost(let contender, let observers): "mainActor.post.\(contender.rawValue).\(observers)"
+    case .mainActorObserveThenCancel: "mainActor.observeThenCancel"
     }
   }
 
@@ -33,6 +39,13 @@ enum Figure: Hashable, Sendable, CustomStringConvertible {
     case "cancel":
       guard parts.count == 3, parts[1] == "among", let population = Int(parts[2]) else { return nil }
       self = .cancelAmong(population: population)
+    case "mainActor" where parts.count == 2 && parts[1] == "observeThenCancel":
+      self = .mainActorObserveThenCancel
+    case "mainActor":
+      guard parts.count == 4, parts[1] == "post", let contender = MainActorCases.Contender(rawValue: parts[2]),
+        let observers = Int(parts[3])
+      else { return nil }
+      self = .mainActorPost(contender, observers: observers)
     default:
       return nil
     }

@@ -39,8 +39,8 @@ enum InstructionCounter {
   /// N for a figure: about the same number of deliveries (or registrations) for every figure.
   nonisolated static func iterations(for figure: Figure) -> Int {
     switch figure {
-    case .post(_, let observers): Swift.max(8, 4_000 / Swift.max(observers, 1))
-    case .observeThenCancel, .cancelAmong: 1_000
+    case .post(_, let observers), .mainActorPost(_, let observers): Swift.max(8, 4_000 / Swift.max(observers, 1))
+    case .observeThenCancel, .cancelAmong, .mainActorObserveThenCancel: 1_000
     }
   }
 

@@ -78,6 +78,9 @@ enum ReportPrinter {
     }
     lines.append("")
 
+    lines += MainActorCases.report(result.mainActor, ratios: result.mainActorRatios)
+    lines.append("")
+
     lines.append("HEAP ALLOCATIONS PER POST (steady state)")
     if let note = result.allocationsNote { lines.append("  method: \(note)") }
     for (figure, value) in result.allocationsPerPost.sorted(by: { $0.key.description < $1.key.description }) {

@@ -54,6 +54,10 @@ struct RunResult: Codable, Sendable {
   var bytesPerRegistration: [Contender: Double] = [:]
   /// Bytes per owner-bound registration with every owner's weak side table already made.
   var ownerBoundBytesWithSideTableMadeBefore: Double?
+  /// Main-actor posts and observe-then-cancel: nanoseconds per operation.
+  var mainActor: [Figure: Statistics] = [:]
+  /// `mainActor.post.<observers>.<contender>/floor`, against the main-actor floor.
+  var mainActorRatios: [String: Statistics] = [:]
   var pendingDelete: [String: Statistics] = [:]
   var pendingDeleteNote: String?
   var budget: [BudgetRow] = []

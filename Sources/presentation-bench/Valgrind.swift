@@ -82,6 +82,16 @@ enum WorkloadChild {
       _ = workload.run(iterations: warmUpIterations)
       InstructionRegion.measure { _ = workload.run(iterations: iterations) }
       withExtendedLifetime(workload) {}
+    case .mainActorPost(let contender, let observers):
+      let timedCase = MainActorCases.postCase(contender, observers: observers)
+      _ = timedCase.runBatch(warmUpIterations)
+      InstructionRegion.measure { _ = timedCase.runBatch(iterations) }
+      withExtendedLifetime(timedCase) {}
+    case .mainActorObserveThenCancel:
+      let timedCase = MainActorCases.observeThenCancel()
+      _ = timedCase.runBatch(warmUpIterations)
+      InstructionRegion.measure { _ = timedCase.runBatch(iterations) }
+      withExtendedLifetime(timedCase) {}
     case .cancelAmong:
       FileHandle.standardError.write(Data("\(figure) has no valgrind workload\n".utf8))
       exit(64)

@@ -18,19 +18,25 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     case mainActor
     /// Buffered into a ``TypedNotificationSequence``.
     case asyncSequence
+    /// In a task that Foundation starts for each message, after the post returned (a
+    /// `NotificationCenter.AsyncMessage` observed through ``FoundationNotificationBridge``).
+    case task
 
-    /// `posting thread`, `main actor` or `async sequence`, as a registration's description shows it.
+    /// `posting thread`, `main actor`, `async sequence` or `task`, as a registration's description
+    /// shows it.
     public var description: String {
       switch self {
       case .postingThread: "posting thread"
       case .mainActor: "main actor"
       case .asyncSequence: "async sequence"
+      case .task: "task"
       }
     }
   }
 
-  /// The observed notification type.
-  public let notificationType: any TypedNotification.Type
+  /// The observed notification type: a ``TypedNotification``, a ``MainActorNotification``, a
+  /// ``FoundationNotification`` or a Foundation message type.
+  public let notificationType: any Any.Type
   /// The owner's type for an owner-bound registration; `nil` when a token bounds it.
   public let ownerType: (any AnyObject.Type)?
   /// The `#fileID` of the `observe` call.

@@ -6,7 +6,10 @@ import Synchronization
 /// and sleeps that grow from 1 ms to 20 ms, so a check that passes costs nothing and one that waits
 /// for a deallocation a run-loop turn late notices it within a few milliseconds.
 enum Deadline {
-  static func poll(timeout: Duration, until isDone: () -> Bool) async {
+  /// Runs on the caller's actor (`isolation`), so `isDone` may read that actor's state.
+  static func poll(
+    timeout: Duration, isolation: isolated (any Actor)? = #isolation, until isDone: () -> Bool
+  ) async {
     if isDone() || timeout <= .zero { return }
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: timeout)

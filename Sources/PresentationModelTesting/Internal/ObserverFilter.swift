@@ -3,8 +3,29 @@ import PresentationModel
 /// Which registrations ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)``
 /// counts, and how it words a failure.
 enum ObserverFilter {
+  /// Polls `listing` until no registration matches or `timeout` passes, and reports the leftovers
+  /// at `callSite`. Runs on the caller's actor, so `listing` may read a main-actor center.
+  static func expectNone(
+    in listing: () -> [RegistrationInfo], notificationType: (any Any.Type)?, ownerType: (any AnyObject.Type)?,
+    timeout: Duration, at callSite: CallSite, isolation: isolated (any Actor)? = #isolation
+  ) async -> [RegistrationInfo] {
+    func leftovers() -> [RegistrationInfo] {
+      listing().filter { matches($0, notificationType: notificationType, ownerType: ownerType) }
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    await Deadline.poll(timeout: timeout) { leftovers().isEmpty }
+    let remaining = leftovers()
+    if !remaining.isEmpty {
+      let message = failureMessage(
+        remaining, notificationType: notificationType, ownerType: ownerType, waited: start.duration(to: clock.now))
+      FailureReporter.fail(message, at: callSite)
+    }
+    return remaining
+  }
+
   static func matches(
-    _ registration: RegistrationInfo, notificationType: (any TypedNotification.Type)?,
+    _ registration: RegistrationInfo, notificationType: (any Any.Type)?,
     ownerType: (any AnyObject.Type)?
   ) -> Bool {
     if let notificationType, ObjectIdentifier(registration.notificationType) != ObjectIdentifier(notificationType) {
@@ -22,7 +43,7 @@ enum ObserverFilter {
   }
 
   static func failureMessage(
-    _ leftovers: [RegistrationInfo], notificationType: (any TypedNotification.Type)?,
+    _ leftovers: [RegistrationInfo], notificationType: (any Any.Type)?,
     ownerType: (any AnyObject.Type)?, waited: Duration
   ) -> String {
     var scope: [String] = []

@@ -58,6 +58,14 @@ MainActor.assumeIsolated {
     exit(1)
   }
 }
+guard MainActor.assumeIsolated({ checkMainActorNotifications() }) else {
+  print("FAILED: main-actor notifications did not behave as documented")
+  exit(1)
+}
+guard checkFoundationBridge() else {
+  print("FAILED: the Foundation bridge did not behave as documented")
+  exit(1)
+}
 print("OK")
 
 #if canImport(Glibc)

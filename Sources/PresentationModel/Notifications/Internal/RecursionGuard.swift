@@ -20,7 +20,7 @@
   enum RecursionGuard {
     /// The nested posts of one thread, outermost first, with how often each type is on the stack.
     private final class NestedPosts {
-      var stack: [any TypedNotification.Type] = []
+      var stack: [any Any.Type] = []
       var depths: [ObjectIdentifier: Int] = [:]
     }
 
@@ -44,7 +44,7 @@
     }
 
     @usableFromInline
-    static func enter<N: TypedNotification>(_: N.Type) {
+    static func enter<N>(_: N.Type) {
       let posts = current
       let depth = posts.depths[ObjectIdentifier(N.self), default: 0] + 1
       posts.stack.append(N.self)
@@ -70,7 +70,7 @@
 
     /// `A → B → A` when A's post was re-entered through B: the types from the previous post of
     /// `type` to the innermost one.
-    private static func cycle(endingWith type: any TypedNotification.Type, in stack: [any TypedNotification.Type])
+    private static func cycle(endingWith type: any Any.Type, in stack: [any Any.Type])
       -> String
     {
       let key = ObjectIdentifier(type)

@@ -62,10 +62,14 @@ class RegistrationCore: @unchecked Sendable {
     @inlinable static var stream: UInt8 { 1 << 4 }
     /// Owner-less, non-stream registrations end when their token is released.
     @inlinable static var endsWithToken: UInt8 { 1 << 5 }
+    /// Delivered in a task (Foundation's `AsyncMessage`, through the bridge).
+    @inlinable static var task: UInt8 { 1 << 6 }
   }
 
+  /// `center` is `nil` for registrations that belong to another kind of center (the main-actor
+  /// center, the Foundation bridge); they detach themselves in `didEnd()`.
   init(
-    center: TypedNotificationCenter, owner: AnyObject?, sender: AnyObject?, flags: UInt8,
+    center: TypedNotificationCenter?, owner: AnyObject?, sender: AnyObject?, flags: UInt8,
     fileID: StaticString, line: UInt
   ) {
     self.center = center
@@ -139,11 +143,11 @@ class RegistrationCore: @unchecked Sendable {
   func didEnd() {}
 
   /// The notification type, for introspection.
-  var notificationType: any TypedNotification.Type { fatalError("abstract") }
+  var notificationType: any Any.Type { fatalError("abstract") }
 
   final var info: RegistrationInfo {
     let delivery: RegistrationInfo.Delivery =
-      has(Flag.stream) ? .asyncSequence : has(Flag.mainActor) ? .mainActor : .postingThread
+      has(Flag.stream) ? .asyncSequence : has(Flag.mainActor) ? .mainActor : has(Flag.task) ? .task : .postingThread
     return RegistrationInfo(
       notificationType: notificationType, ownerType: ownerType, fileID: fileID, line: line,
       delivery: delivery, isOneShot: has(Flag.oneShot), filtersBySender: has(Flag.hasSender))
@@ -155,7 +159,7 @@ class RegistrationCore: @unchecked Sendable {
 class Registration<N: TypedNotification>: RegistrationCore, @unchecked Sendable {
   // @unchecked Sendable: adds no stored state to RegistrationCore.
 
-  override var notificationType: any TypedNotification.Type { N.self }
+  override var notificationType: any Any.Type { N.self }
 
   override func detach(from center: TypedNotificationCenter) {
     center.detach(self)

@@ -1,0 +1,37 @@
+import PresentationModelTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) @MainActor struct MainActorExpectNoObserversTests {
+  private struct Opened: MainActorNotification {}
+
+  /// Not Sendable, used on the main actor only.
+  private final class Viewer {}
+
+  @Test func failsListingAForgottenMainActorObserverWithItsObserveLine() async throws {
+    let center = MainActorNotificationCenter()
+    let viewer = Viewer()
+    let observeLine = #line + 1
+    center.observe(Opened.self, owner: viewer) { _, _ in }
+    var leftovers: [RegistrationInfo] = []
+    await withKnownIssue {
+      leftovers = await expectNoObservers(in: center, timeout: .milliseconds(20))
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains(
+        "Opened observed by Viewer at PresentationModelTestingTests/MainActorExpectNoObserversTests.swift:"
+          + "\(observeLine), main actor")
+    }
+    let leftover = try #require(leftovers.first)
+    #expect(leftover.line == observeLine)
+    withExtendedLifetime(viewer) {}
+  }
+
+  @Test func passesOnceTheOwnerIsGone() async {
+    let center = MainActorNotificationCenter()
+    do {
+      let viewer = Viewer()
+      center.observe(Opened.self, owner: viewer) { _, _ in }
+    }
+    let leftovers = await expectNoObservers(in: center, of: Opened.self)
+    #expect(leftovers.isEmpty)
+  }
+}
