@@ -1,9 +1,10 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
   name: "PresentationModel",
-  // Synchronization's Atomic and Swift Testing's exit tests and traits set the floor.
+  // Synchronization's Atomic and Swift Testing's exit tests and traits set the OS floor; `weak let` sets
+  // the tools version (Swift 6.2).
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "PresentationModel", targets: ["PresentationModel"]),
