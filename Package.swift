@@ -8,14 +8,18 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "PresentationModel", targets: ["PresentationModel"]),
+    // Instance budgets and leak tracking for an app's debug build: imports no test framework.
+    .library(name: "PresentationModelDiagnostics", targets: ["PresentationModelDiagnostics"]),
     .library(name: "PresentationModelTesting", targets: ["PresentationModelTesting"]),
     .executable(name: "presentation-bench", targets: ["presentation-bench"]),
   ],
   targets: [
     .target(name: "PresentationModel"),
-    .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
+    .target(name: "PresentationModelDiagnostics", dependencies: ["PresentationModel"]),
+    .target(name: "PresentationModelTesting", dependencies: ["PresentationModel", "PresentationModelDiagnostics"]),
     .executableTarget(name: "presentation-bench", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
+    .testTarget(name: "PresentationModelDiagnosticsTests", dependencies: ["PresentationModelDiagnostics"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
     // The seed scenarios as small examples built on the public API only.
     .target(name: "TouchTrackerExample", dependencies: ["PresentationModel"], path: "Sources/Examples/TouchTracker"),

@@ -106,7 +106,11 @@ fi
 import PackageDescription
 
 let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
-let core: [Target.Dependency] = [.product(name: "PresentationModel", package: "$identity")]
+// A block still has to import PresentationModelDiagnostics itself to use it.
+let core: [Target.Dependency] = [
+  .product(name: "PresentationModel", package: "$identity"),
+  .product(name: "PresentationModelDiagnostics", package: "$identity"),
+]
 let harness: [Target.Dependency] = core + [.product(name: "PresentationModelTesting", package: "$identity")]
 
 let package = Package(

@@ -3,8 +3,8 @@ import Foundation
 /// Repeats a check until it passes or a deadline expires: once at once, then after a `Task.yield()`
 /// and sleeps that grow from 1 ms to 20 ms, so a check that passes costs nothing and one that waits
 /// for a deallocation a run-loop turn late notices it within a few milliseconds.
-enum Deadline {
-  static func poll(timeout: Duration, until isDone: () -> Bool) async {
+package enum Deadline {
+  package static func poll(timeout: Duration, until isDone: () -> Bool) async {
     if isDone() || timeout <= .zero { return }
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: timeout)
@@ -20,7 +20,7 @@ enum Deadline {
 
   /// The blocking form, for synchronous teardown code. On the main thread it runs the current run
   /// loop between checks, so work enqueued on the main queue (a release one turn late) can happen.
-  static func pollBlocking(timeout: Duration, until isDone: () -> Bool) {
+  package static func pollBlocking(timeout: Duration, until isDone: () -> Bool) {
     if isDone() || timeout <= .zero { return }
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: timeout)

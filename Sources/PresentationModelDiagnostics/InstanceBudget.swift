@@ -3,10 +3,12 @@
 ///
 /// Objects register themselves, usually in `init`; the budget holds them weakly, so a count is
 /// always the number still alive. ``check()`` reports every type and group over its limit, on
-/// demand: in a test, at a checkpoint in an app, or on a debug menu.
+/// demand: in a test, at a checkpoint in an app, or on a debug menu; ``report()`` gives the whole
+/// picture as text to print or log: live counts per type and group, limits, and where the live
+/// instances were tracked.
 ///
 /// ```swift
-/// import PresentationModelTesting
+/// import PresentationModelDiagnostics
 ///
 /// final class Inspector {
 ///   init(budget: InstanceBudget) {
@@ -35,6 +37,7 @@ public final class InstanceBudget: Sendable {
     let reference: WeakReference
     let type: ObjectIdentifier
     let group: String?
+    let site: InstanceReport.Site
   }
 
   private struct State {
@@ -76,7 +79,12 @@ public final class InstanceBudget: Sendable {
   ///   - object: Usually `self`, from an initialiser. Held weakly.
   ///   - maximum: When given, declares the limit for the object's type, as ``limit(_:to:)`` does.
   ///   - group: When given, the object also counts towards this group.
-  public func track<Object: AnyObject>(_ object: Object, maximum: Int? = nil, group: String? = nil) {
+  ///   - fileID: Leave the default; ``report()`` lists live instances by the call that tracked them.
+  ///   - line: Leave the default.
+  public func track<Object: AnyObject>(
+    _ object: Object, maximum: Int? = nil, group: String? = nil, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
     if let maximum {
       precondition(
         maximum >= 0, "InstanceBudget.track(_:maximum:group:) needs a maximum of zero or more, not \(maximum)")
@@ -84,55 +92,102 @@ public final class InstanceBudget: Sendable {
     let dynamicType = type(of: object)
     let typeID = ObjectIdentifier(dynamicType)
     let name = TypeName.of(dynamicType)
-    let entry = Entry(reference: WeakReference(object), type: typeID, group: group)
-    state.withLock { state in
+    let site = InstanceReport.Site(fileID: String(describing: fileID), line: Int(line))
+    let entry = Entry(reference: WeakReference(object), type: typeID, group: group, site: site)
+    // Read under the lock, dropped after it: this strong reference to an earlier object may be its last.
+    let existing: AnyObject? = state.withLock { state in
       // An identifier whose object died may be reused by this one; replacing the entry is right.
-      if let existing = state.entries[entry.reference.identifier], existing.reference.object != nil { return }
+      if let existing = state.entries[entry.reference.identifier]?.reference.object { return existing }
       state.entries[entry.reference.identifier] = entry
       state.typeNames[typeID] = name
       if let maximum { state.typeLimits[typeID] = (name, maximum) }
+      return nil
     }
+    _ = existing
   }
 
   /// The number of live tracked instances of exactly `type`.
   public func liveCount<Object: AnyObject>(of type: Object.Type) -> Int {
     let typeID = ObjectIdentifier(type)
-    return state.withLock { state in
-      state.entries.values.count { $0.type == typeID && $0.reference.object != nil }
-    }
+    return snapshot().live.count { $0.type == typeID }
   }
 
   /// The number of live tracked objects in `group`.
   public func liveCount(inGroup group: String) -> Int {
-    state.withLock { state in
-      state.entries.values.count { $0.group == group && $0.reference.object != nil }
-    }
+    snapshot().live.count { $0.group == group }
   }
 
   /// Every type and group with more live instances than its limit, right now.
   public func check() -> BudgetReport {
+    BudgetReport(overruns: report().overruns)
+  }
+
+  /// Every tracked or limited type and group with its live count and limit, and where the live
+  /// instances were tracked, right now: text to print or log from a debug menu or a checkpoint.
+  ///
+  /// ```swift
+  /// import PresentationModelDiagnostics
+  ///
+  /// final class Inspector {}
+  ///
+  /// let budget = InstanceBudget()
+  /// let inspector = Inspector()
+  /// budget.track(inspector, maximum: 1, group: "Panels")
+  /// print(budget.report())
+  /// // 1 live instance, within budget
+  /// // MyApp.Inspector: 1 live, at most 1
+  /// //   1 tracked at MyApp/Inspector.swift:6
+  /// // group "Panels": 1 live, no limit
+  /// ```
+  public func report() -> InstanceReport {
+    let snapshot = snapshot()
+    var sitesByType: [ObjectIdentifier: [InstanceReport.Site: Int]] = [:]
+    var groupCounts: [String: Int] = [:]
+    for entry in snapshot.live {
+      sitesByType[entry.type, default: [:]][entry.site, default: 0] += 1
+      if let group = entry.group { groupCounts[group, default: 0] += 1 }
+    }
+    let types = Set(sitesByType.keys).union(snapshot.typeLimits.keys).map { typeID in
+      let sites = sitesByType[typeID] ?? [:]
+      return InstanceReport.TypeCount(
+        typeName: snapshot.typeLimits[typeID]?.name ?? snapshot.typeNames[typeID] ?? "\(typeID)",
+        liveCount: sites.values.reduce(0, +), maximum: snapshot.typeLimits[typeID]?.maximum,
+        sites: sites.map { InstanceReport.SiteCount(site: $0.key, liveCount: $0.value) })
+    }
+    let groups = Set(groupCounts.keys).union(snapshot.groupLimits.keys).map { name in
+      InstanceReport.GroupCount(name: name, liveCount: groupCounts[name] ?? 0, maximum: snapshot.groupLimits[name])
+    }
+    return InstanceReport(types: types, groups: groups)
+  }
+
+  private struct Snapshot {
+    let live: [Entry]
+    /// Keeps every live object alive while the snapshot is read; released with the snapshot, after
+    /// the lock, because one of these may be the last reference.
+    let objects: [AnyObject]
+    let typeLimits: [ObjectIdentifier: (name: String, maximum: Int)]
+    let groupLimits: [String: Int]
+    let typeNames: [ObjectIdentifier: String]
+  }
+
+  /// The live entries and the limits, with entries whose object died removed.
+  private func snapshot() -> Snapshot {
     state.withLock { state in
-      state.entries = state.entries.filter { $0.value.reference.object != nil }
-      var typeCounts: [ObjectIdentifier: Int] = [:]
-      var groupCounts: [String: Int] = [:]
-      for entry in state.entries.values {
-        typeCounts[entry.type, default: 0] += 1
-        if let group = entry.group { groupCounts[group, default: 0] += 1 }
-      }
-      var overruns: [BudgetReport.Overrun] = []
-      for (typeID, limit) in state.typeLimits {
-        let live = typeCounts[typeID] ?? 0
-        if live > limit.maximum {
-          overruns.append(BudgetReport.Overrun(subject: .type(limit.name), liveCount: live, maximum: limit.maximum))
+      var live: [Entry] = []
+      var objects: [AnyObject] = []
+      var dead: [ObjectIdentifier] = []
+      for (identifier, entry) in state.entries {
+        if let object = entry.reference.object {
+          live.append(entry)
+          objects.append(object)
+        } else {
+          dead.append(identifier)
         }
       }
-      for (group, maximum) in state.groupLimits {
-        let live = groupCounts[group] ?? 0
-        if live > maximum {
-          overruns.append(BudgetReport.Overrun(subject: .group(group), liveCount: live, maximum: maximum))
-        }
-      }
-      return BudgetReport(overruns: overruns.sorted { $0.subject.description < $1.subject.description })
+      for identifier in dead { state.entries[identifier] = nil }
+      return Snapshot(
+        live: live, objects: objects, typeLimits: state.typeLimits, groupLimits: state.groupLimits,
+        typeNames: state.typeNames)
     }
   }
 }
