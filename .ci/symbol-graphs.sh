@@ -22,5 +22,5 @@ for module in "${modules[@]}"; do
 done
 mkdir -p "$graphs"
 swift build --package-path "$repo" --target PresentationModelTesting --scratch-path "$scratch" \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" >&2
+  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" -Xswiftc -emit-extension-block-symbols >&2
 echo "$graphs"

@@ -66,7 +66,7 @@ public final class InstanceBudget: Sendable {
   /// Declares that at most `maximum` objects tracked in `group` should be alive at once.
   ///
   /// - Parameters:
-  ///   - group: The name objects pass to ``track(_:maximum:group:)``.
+  ///   - group: The name objects pass to ``track(_:maximum:group:fileID:line:)``.
   ///   - maximum: Zero or more.
   public func limit(group: String, to maximum: Int) {
     precondition(maximum >= 0, "InstanceBudget.limit(group:to:) needs a maximum of zero or more, not \(maximum)")

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""Turns one module's symbol graphs into the text record of its public API, one line per declaration
-and per conformance, sorted, so that `diff` shows an API change as the lines it adds and removes.
+"""Reads the symbol graphs of one library module, as .ci/symbol-graphs.sh emits them.
 
-Usage: api-normalise.py MODULE SYMBOL-GRAPH-DIR > API/MODULE.txt
+Usage:
+  symbol-graph-tool.py api MODULE GRAPH-DIR > API/MODULE.txt
+      The text record of the module's public API, one line per declaration and per conformance,
+      sorted, so that `diff` shows an API change as the lines it adds and removes.
+  symbol-graph-tool.py own MODULE GRAPH-DIR OUT-DIR
+      Copies the module's graphs to OUT-DIR without the symbols it re-exports from the package's
+      other modules, so DocC documents each declaration once, under the module that declares it.
 
 Only what the module declares in its own sources counts (Sources/MODULE/...): symbols it re-exports
 from another module are recorded under that module, and members that a protocol's default
@@ -19,14 +24,35 @@ def spell(fragments):
     return "".join(fragment["spelling"] for fragment in fragments or []).strip()
 
 
-def main(module, graph_dir):
+def graph_paths(module, graph_dir):
+    paths = sorted(glob.glob(os.path.join(graph_dir, module + ".symbols.json")))
+    return paths + sorted(glob.glob(os.path.join(graph_dir, module + "@*.symbols.json")))
+
+
+def is_reexported(symbol, module):
+    """Declared in another module of this package's Sources/ (and re-exported with @_exported)."""
+    uri = symbol.get("location", {}).get("uri", "")
+    return "/Sources/" in uri and "/Sources/%s/" % module not in uri
+
+
+def copy_own(module, graph_dir, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    for path in graph_paths(module, graph_dir):
+        with open(path, encoding="utf-8") as handle:
+            graph = json.load(handle)
+        dropped = {s["identifier"]["precise"] for s in graph["symbols"] if is_reexported(s, module)}
+        graph["symbols"] = [s for s in graph["symbols"] if s["identifier"]["precise"] not in dropped]
+        graph["relationships"] = [r for r in graph["relationships"] if r["source"] not in dropped]
+        with open(os.path.join(out_dir, os.path.basename(path)), "w", encoding="utf-8") as handle:
+            json.dump(graph, handle)
+
+
+def print_api(module, graph_dir):
     source_marker = "/Sources/%s/" % module
     names = {}  # precise identifier -> dotted path, for relationship targets
     own = {}  # precise identifier -> symbol, declared in this module's sources
     relationships = []
-    paths = sorted(glob.glob(os.path.join(graph_dir, module + ".symbols.json")))
-    paths += sorted(glob.glob(os.path.join(graph_dir, module + "@*.symbols.json")))
-    for path in paths:
+    for path in graph_paths(module, graph_dir):
         with open(path, encoding="utf-8") as handle:
             graph = json.load(handle)
         for symbol in graph["symbols"]:
@@ -44,7 +70,7 @@ def main(module, graph_dir):
         extension = symbol.get("swiftExtension", {})
         constraints = extension.get("constraints", [])
         where = ""
-        if constraints:
+        if constraints and symbol["kind"]["identifier"] != "swift.extension":
             where = " (in an extension where %s)" % ", ".join(
                 "%s %s %s" % (c["lhs"], {"conformance": ":", "sameType": "==", "superclass": ":"}.get(c["kind"], c["kind"]), c["rhs"])
                 for c in constraints
@@ -84,6 +110,9 @@ def main(module, graph_dir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: api-normalise.py MODULE SYMBOL-GRAPH-DIR")
-    main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) == 4 and sys.argv[1] == "api":
+        print_api(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == "own":
+        copy_own(sys.argv[2], sys.argv[3], sys.argv[4])
+    else:
+        sys.exit("usage: symbol-graph-tool.py api MODULE GRAPH-DIR | own MODULE GRAPH-DIR OUT-DIR")
