@@ -21,7 +21,7 @@ let package = Package(
     .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelDiagnosticsTests", dependencies: ["PresentationModelDiagnostics"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
-    // The seed scenarios as small examples built on the public API only.
+    // The three example scenarios, built on the public API only.
     .target(name: "TouchTrackerExample", dependencies: ["PresentationModel"], path: "Sources/Examples/TouchTracker"),
     .target(name: "SettingsMenuExample", dependencies: ["PresentationModel"], path: "Sources/Examples/SettingsMenu"),
     .target(name: "NodeEditorExample", dependencies: ["PresentationModel"], path: "Sources/Examples/NodeEditor"),
@@ -31,6 +31,7 @@ let package = Package(
     .testTarget(
       name: "ExamplesTests",
       dependencies: ["TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample", "PresentationModelTesting"]),
+    .testTarget(name: "PresentationDemoTests", dependencies: ["presentation-demo"]),
     .testTarget(name: "ReliabilityTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
   ],
   swiftLanguageModes: [.v6]
