@@ -1,22 +1,27 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
   name: "PresentationModel",
-  // Synchronization's Atomic and Swift Testing's exit tests and traits set the floor.
+  // Synchronization's Atomic and Swift Testing's exit tests and traits set the OS floor; `weak let` sets
+  // the tools version (Swift 6.2).
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "PresentationModel", targets: ["PresentationModel"]),
+    // Instance budgets and leak tracking for an app's debug build: imports no test framework.
+    .library(name: "PresentationModelDiagnostics", targets: ["PresentationModelDiagnostics"]),
     .library(name: "PresentationModelTesting", targets: ["PresentationModelTesting"]),
     .executable(name: "presentation-bench", targets: ["presentation-bench"]),
   ],
   targets: [
     .target(name: "PresentationModel"),
-    .target(name: "PresentationModelTesting", dependencies: ["PresentationModel"]),
+    .target(name: "PresentationModelDiagnostics", dependencies: ["PresentationModel"]),
+    .target(name: "PresentationModelTesting", dependencies: ["PresentationModel", "PresentationModelDiagnostics"]),
     .executableTarget(name: "presentation-bench", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
+    .testTarget(name: "PresentationModelDiagnosticsTests", dependencies: ["PresentationModelDiagnostics"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
-    // The seed scenarios as small examples built on the public API only.
+    // The three example scenarios, built on the public API only.
     .target(name: "TouchTrackerExample", dependencies: ["PresentationModel"], path: "Sources/Examples/TouchTracker"),
     .target(name: "SettingsMenuExample", dependencies: ["PresentationModel"], path: "Sources/Examples/SettingsMenu"),
     .target(name: "NodeEditorExample", dependencies: ["PresentationModel"], path: "Sources/Examples/NodeEditor"),
@@ -26,6 +31,7 @@ let package = Package(
     .testTarget(
       name: "ExamplesTests",
       dependencies: ["TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample", "PresentationModelTesting"]),
+    .testTarget(name: "PresentationDemoTests", dependencies: ["presentation-demo"]),
     .testTarget(name: "ReliabilityTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
   ],
   swiftLanguageModes: [.v6]

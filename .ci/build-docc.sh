@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Builds the DocC catalog Sources/PresentationModel/PresentationModel.docc with the toolchain's docc:
-# symbol graphs from `swift build`, then `docc convert`; any warning (a broken symbol link, a missing
-# article, an undocumented parameter in a `- Parameters:` list) fails CI.
+# Builds the documentation site: the DocC catalog of each library module (Sources/<Module>/<Module>.docc)
+# with the toolchain's docc, merged into one archive that any static file server can host.
+# Any docc warning (a broken symbol link, a missing article, an undocumented parameter in a
+# `- Parameters:` list) fails CI.
+#
+# Output: .build/docc/site (or $DOCC_BUILD_DIR/site). To look at it:
+#   python3 -m http.server --bind 127.0.0.1 --directory .build/docc/site 8000
+#   then open http://127.0.0.1:8000/documentation/
+# (.ci/check-docc-site.sh does that in headless Chromium.)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 out="${DOCC_BUILD_DIR:-$repo/.build/docc}"
-graphs="$out/symbol-graphs"
+modules=(PresentationModel PresentationModelDiagnostics PresentationModelTesting)
 rm -rf "$out"
-mkdir -p "$graphs"
+mkdir -p "$out"
 
 docc="$(command -v docc || xcrun --find docc 2>/dev/null || true)"
 if [[ -z $docc ]]; then
@@ -16,28 +22,40 @@ if [[ -z $docc ]]; then
   exit 1
 fi
 
-echo "build-docc: symbol graphs of PresentationModel"
-# A separate build directory: the symbol-graph flags would otherwise invalidate the normal build.
-swift build --target PresentationModel --scratch-path "$out/build" \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
-# Keep only this module's graphs (and its extensions of others), not its dependencies'.
-find "$graphs" -name '*.symbols.json' ! -name 'PresentationModel.symbols.json' ! -name 'PresentationModel@*.symbols.json' -delete
+echo "build-docc: symbol graphs of ${modules[*]}"
+graphs="$(bash .ci/symbol-graphs.sh)"
 
-echo "build-docc: docc convert"
-log="$out/docc.log"
-status=0
-"$docc" convert Sources/PresentationModel/PresentationModel.docc \
-  --additional-symbol-graph-dir "$graphs" \
-  --fallback-display-name PresentationModel \
-  --fallback-bundle-identifier org.presentationmodel.PresentationModel \
-  --output-dir "$out/PresentationModel.doccarchive" >"$log" 2>&1 || status=$?
-# Every warning fails the build: a broken symbol link, a missing article, a bad topic group, a
-# parameter left out of a `- Parameters:` list.
-mapfile -t failures < <(grep -E '^(error|warning):' "$log" || true)
-if ((status != 0 || ${#failures[@]} > 0)); then
-  echo "build-docc: FAILED (docc exit status $status)" >&2
-  printf '  %s\n' "${failures[@]}" >&2
-  cat "$log" >&2
+fail() {  # fail LOG STATUS: print the warnings and the log, then stop
+  echo "build-docc: FAILED (docc exit status $2)" >&2
+  grep -E '^(error|warning):' "$1" | sed 's/^/  /' >&2 || true
+  cat "$1" >&2
   exit 1
-fi
-echo "build-docc: built $out/PresentationModel.doccarchive"
+}
+
+archives=()
+for module in "${modules[@]}"; do
+  echo "build-docc: docc convert $module"
+  # Each module documents only what it declares, not what it re-exports from the others.
+  python3 .ci/symbol-graph-tool.py own "$module" "$graphs" "$out/symbol-graphs/$module"
+  log="$out/$module.log"
+  status=0
+  "$docc" convert "Sources/$module/$module.docc" \
+    --additional-symbol-graph-dir "$out/symbol-graphs/$module" \
+    --fallback-display-name "$module" \
+    --fallback-bundle-identifier "org.presentationmodel.$module" \
+    --transform-for-static-hosting \
+    --output-dir "$out/$module.doccarchive" >"$log" 2>&1 || status=$?
+  if ((status != 0)) || grep -qE '^(error|warning):' "$log"; then fail "$log" "$status"; fi
+  archives+=("$out/$module.doccarchive")
+done
+
+echo "build-docc: docc merge"
+log="$out/merge.log"
+status=0
+"$docc" merge "${archives[@]}" --synthesized-landing-page-name PresentationModel \
+  --synthesized-landing-page-kind Package --output-path "$out/site" >"$log" 2>&1 || status=$?
+if ((status != 0)) || grep -qE '^(error|warning):' "$log"; then fail "$log" "$status"; fi
+# DocC's pages ask the server for /theme-settings.json; a catalog without custom theming has none,
+# and the 404 is a console error on every page. An empty theme keeps DocC's defaults.
+printf '{"meta": {}, "theme": {}, "features": {}}\n' >"$out/site/theme-settings.json"
+echo "build-docc: built $out/site (serve it with: python3 -m http.server --bind 127.0.0.1 --directory $out/site)"

@@ -1,5 +1,5 @@
 /// Expects every type and group in `budget` to be within its limit, waiting up to `timeout` for
-/// extra instances to deallocate; fails at this line with the ``BudgetReport`` otherwise.
+/// extra instances to deallocate; fails at this line with the `BudgetReport` otherwise.
 ///
 /// ```swift
 /// import PresentationModelTesting

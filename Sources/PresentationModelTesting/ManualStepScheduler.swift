@@ -1,6 +1,6 @@
 public import PresentationModel
 
-/// A ``StepScheduler`` whose time moves only when a test says so, for deterministic fades.
+/// A `StepScheduler` whose time moves only when a test says so, for deterministic fades.
 ///
 /// Actions run inside ``advance(by:)`` and ``runUntilIdle()``, in deadline order; equal deadlines
 /// run in the order they were scheduled.

@@ -3,12 +3,12 @@ import NodeEditorExample
 import PresentationModel
 
 extension DemoRun {
-  /// Seed 002: deleting a node fades its widget with real Dispatch timing, disposes it, and the
+  /// Deleting a node fades its widget with real Dispatch timing, disposes it, and the
   /// widget deinitialises with its observers.
   func playNodeEditor() async {
-    heading(
-      "NodeEditor: delete fades the widget (\(options.fadeMilliseconds) ms in \(options.steps) steps), then it deinitialises"
-    )
+    introduce(
+      .nodeeditor,
+      "delete fades the widget (\(options.fadeMilliseconds) ms in \(options.steps) steps), then it deinitialises")
     let editor = ledger.track(NodeEditor(center: center), "editor")
     let pendingDelete = ledger.track(
       PendingDelete(duration: .milliseconds(options.fadeMilliseconds), steps: options.steps), "pending delete")

@@ -1,9 +1,9 @@
 import SettingsMenuExample
 
 extension DemoRun {
-  /// Seed 004: a settings menu that stays open and shows each change at once.
+  /// A settings menu that stays open and shows each change at once.
   func playSettings() {
-    heading("SettingsMenu: the open menu follows the settings without closing")
+    introduce(.settingsmenu, "the open menu follows the settings without closing")
     let settings = ledger.track(Settings(center: center), "settings")
     let host = ledger.track(MenuHost(settings: settings), "gear button")
     func show(_ event: String) {

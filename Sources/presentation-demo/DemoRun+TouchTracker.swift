@@ -2,10 +2,10 @@ import Foundation
 import TouchTrackerExample
 
 extension DemoRun {
-  /// Seeds 000/001: tap a line for the shared menu, delete it, clear all; the menu never outlives
-  /// the selection.
+  /// Tap a line for the shared menu, delete it, clear all, remove a selected line behind the menu's
+  /// back; the menu never outlives the selection.
   func playTouchTracker() {
-    heading("TouchTracker: tap to select, Delete from the shared menu, double-tap to clear")
+    introduce(.touchtracker, "tap to select, Delete from the shared menu, double-tap to clear")
     let drawing = ledger.track(Drawing(center: center), "drawing")
     let menu = ledger.track(ContextMenu(center: center), "shared menu")
     let canvas = ledger.track(DrawingCanvas(drawing: drawing, menu: menu), "canvas")
@@ -33,6 +33,6 @@ extension DemoRun {
     canvas.tap(at: Point(x: 12, y: 50))
     step("drew and selected line \(third.id)", state())
     drawing.removeLine(third.id)
-    step("removed it, selection untouched (seed 001)", state())
+    step("removed it directly, not through Delete", state())
   }
 }

@@ -26,7 +26,7 @@ final class DemoRun {
       switch scenario {
       case .touchtracker: playTouchTracker()
       case .nodeeditor: await playNodeEditor()
-      case .settings: playSettings()
+      case .settingsmenu: playSettings()
       }
       console.line()
     }
@@ -35,6 +35,12 @@ final class DemoRun {
 
   func heading(_ title: String) {
     console.line("== \(title)")
+  }
+
+  /// The scenario's heading, then the bug its example's design prevents.
+  func introduce(_ scenario: DemoOptions.Scenario, _ story: String) {
+    heading("\(scenario.exampleName): \(story)")
+    say("prevents: \(scenario.preventedBug)")
   }
 
   func say(_ text: String) {

@@ -6,7 +6,8 @@ import Testing
   private struct Saved: TypedNotification {}
   private struct Closed: TypedNotification {}
 
-  @Test func failsListingAForgottenTokenObserverWithItsObserveLine() async throws {
+  @Test("Leaks on purpose: a forgotten token observer is listed with its observe line")
+  func failsListingAForgottenTokenObserverWithItsObserveLine() async throws {
     let center = TypedNotificationCenter()
     let observeLine = #line + 1
     let forgotten = center.observe(Saved.self) { _ in }
@@ -51,7 +52,8 @@ import Testing
     #expect(leftovers.isEmpty)
   }
 
-  @Test func onlyCountsTheRequestedNotificationType() async throws {
+  @Test("Leaks on purpose: only the requested notification type is counted")
+  func onlyCountsTheRequestedNotificationType() async throws {
     let center = TypedNotificationCenter()
     let closedObserver = center.observe(Closed.self) { _ in }
     #expect(await expectNoObservers(in: center, of: Saved.self, timeout: .zero).isEmpty)
@@ -65,7 +67,9 @@ import Testing
     closedObserver.cancel()
   }
 
-  @Test func onlyCountsTheRequestedOwnerType() async throws {
+  @Test("Leaks on purpose: only the requested owner type is counted") func onlyCountsTheRequestedOwnerType()
+    async throws
+  {
     let center = TypedNotificationCenter()
     let listener = Listener()
     let special = SpecialListener()

@@ -74,7 +74,8 @@ import Testing
     #expect(budget.check().isWithinBudget)
   }
 
-  @Test func expectWithinBudgetFailsAtItsCallLine() async {
+  @Test("Over budget on purpose: expectWithinBudget fails at its call line")
+  func expectWithinBudgetFailsAtItsCallLine() async {
     let budget = InstanceBudget()
     let inspectors = [Inspector(budget: budget), Inspector(budget: budget)]
     let checkLine = #line + 3

@@ -49,7 +49,8 @@ import Testing
     #expect(LeakTracker.current == nil)
   }
 
-  @Test func recordsEachSurvivorAtItsTrackingLineWithWhatHoldsIt() async throws {
+  @Test("Leaks on purpose: each survivor is recorded at its tracking line with what holds it")
+  func recordsEachSurvivorAtItsTrackingLineWithWhatHoldsIt() async throws {
     let trackedLine = #line + 6
     try await withKnownIssue {
       try await Self.runInTraitScope {
@@ -70,7 +71,8 @@ import Testing
     }
   }
 
-  @Test func namesTheHolderWhenTheHolderIsTrackedToo() async throws {
+  @Test("Leaks on purpose: the holder is named when it is tracked too")
+  func namesTheHolderWhenTheHolderIsTrackedToo() async throws {
     let widgetLine = #line + 6
     try await withKnownIssue {
       try await Self.runInTraitScope {
@@ -90,7 +92,8 @@ import Testing
     }
   }
 
-  @Test func checksForLeaksEvenWhenTheBodyThrows() async throws {
+  @Test("Leaks on purpose: leaks are checked even when the body throws")
+  func checksForLeaksEvenWhenTheBodyThrows() async throws {
     let trackedLine = #line + 6
     try await withKnownIssue {
       do {
@@ -119,7 +122,8 @@ import Testing
     }
   }
 
-  @Test func trackingOutsideTheTraitSaysWhatToAdd() async {
+  @Test("Fails on purpose: tracking outside the trait says what to add")
+  func trackingOutsideTheTraitSaysWhatToAdd() async {
     let callLine = #line + 3
     withKnownIssue {
       let widget = Widget(name: "untracked")

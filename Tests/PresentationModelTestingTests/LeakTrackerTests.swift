@@ -21,7 +21,7 @@ import Testing
     #expect(start.duration(to: clock.now) < .milliseconds(500))
   }
 
-  @Test func catchesAClosureCapturingSelf() async throws {
+  @Test("Leaks on purpose: a closure capturing self is caught") func catchesAClosureCapturingSelf() async throws {
     let tracker = LeakTracker()
     let trackedLine = #line + 4
     do {
@@ -41,7 +41,8 @@ import Testing
     #expect(report.description.contains("LeakTrackerTests.swift:\(trackedLine)"))
   }
 
-  @Test func catchesADelegateHeldStronglyAndNamesBothHolders() async throws {
+  @Test("Leaks on purpose: a strong delegate is caught and both holders are named")
+  func catchesADelegateHeldStronglyAndNamesBothHolders() async throws {
     let tracker = LeakTracker()
     let parentLine = #line + 5
     let childLine = #line + 5
@@ -75,7 +76,9 @@ import Testing
     #expect(!report.hasLeaks)
   }
 
-  @Test func namesTheIndexOfALeakedWidget() async throws {
+  @Test("Leaks on purpose: the report names the index of a leaked widget") func namesTheIndexOfALeakedWidget()
+    async throws
+  {
     let tracker = LeakTracker()
     do {
       let canvas = Canvas()
@@ -92,7 +95,8 @@ import Testing
     #expect(await !tracker.checkForLeaks(timeout: .milliseconds(50)).hasLeaks)
   }
 
-  @Test func trackingTheSameObjectTwiceReportsItOnceAtTheFirstCall() async throws {
+  @Test("Leaks on purpose: an object tracked twice is reported once, at the first call")
+  func trackingTheSameObjectTwiceReportsItOnceAtTheFirstCall() async throws {
     let tracker = LeakTracker()
     do {
       let cycle = ClosureCycle()
@@ -192,7 +196,8 @@ import Testing
     #expect(!report.hasLeaks, "\(report)")
   }
 
-  @Test func theBlockingCheckReportsASurvivorAfterItsDeadline() {
+  @Test("Leaks on purpose: the blocking check reports a survivor after its deadline")
+  func theBlockingCheckReportsASurvivorAfterItsDeadline() {
     let tracker = LeakTracker()
     let cycle = ClosureCycle()
     cycle.startObserving()

@@ -77,7 +77,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
     super.tearDown()
   }
 
-  func testReportsAClosureCycleAtTheTrackingLine() {
+  func testDeliberateLeakOfAClosureCycleIsReportedAtTheTrackingLine() {
     let cycle = ClosureCycle()
     cycle.startObserving()
     breakCycles.append { cycle.onChange = nil }
@@ -88,7 +88,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
       "XCTestLeakTrackingTests.swift:\(trackedLine)", "look for a closure capturing it")
   }
 
-  func testReportsAStrongDelegateWithWhatHoldsIt() {
+  func testDeliberateLeakThroughAStrongDelegateIsReportedWithWhatHoldsIt() {
     let parent = DelegatingParent()
     parent.child.strongDelegate = parent
     breakCycles.append { parent.child.strongDelegate = nil }
@@ -117,6 +117,32 @@ final class XCTestLeakTrackingTests: XCTestCase {
     holder.hold(widget)
     trackForLeaks(widget, timeout: .seconds(10))
     DispatchQueue.main.async { holder.completeAll() }
+  }
+
+  // On Linux a synchronous @MainActor XCTest method crashes the runner (Docs/LeakTesting.md says to
+  // make it async); these show the helper working from async methods on the main actor.
+
+  @MainActor
+  func testMainActorAsyncMethodPassesWhenTheTrackedObjectsDeallocate() async {
+    let canvas = Canvas()
+    canvas.widgets = [Widget(name: "a"), Widget(name: "b")]
+    trackForLeaks(canvas)
+    for widget in canvas.widgets { trackForLeaks(widget) }
+    await Task.yield()  // the method suspends, as an async test of UI code would
+    canvas.widgets.removeAll()
+  }
+
+  @MainActor
+  func testDeliberateLeakInAMainActorAsyncMethodIsReportedAtTheTrackingLine() async {
+    let cycle = ClosureCycle()
+    cycle.startObserving()
+    breakCycles.append { cycle.onChange = nil }
+    let trackedLine = #line + 1
+    trackForLeaks(cycle, timeout: .milliseconds(50))
+    await Task.yield()
+    expectLeakFailure(
+      atLine: trackedLine, mentioning: "Leaked PresentationModelTestingTests.ClosureCycle",
+      "XCTestLeakTrackingTests.swift:\(trackedLine)")
   }
 
   func testAsyncTestsAreCheckedToo() async {

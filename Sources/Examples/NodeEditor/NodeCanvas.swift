@@ -5,7 +5,7 @@ public import PresentationModel
 /// The canvas holds its widgets strongly only while their nodes exist. On ``NodeDeleted`` it hands
 /// the widget to ``PendingDelete`` and forgets it: the fade's strong reference is then the last one,
 /// and after `dispose()` the widget deinitialises and its observers end. Two deletions in flight
-/// are two independent fades (the seed's single `nodeWidgetPendingDelete` slot could hold one).
+/// are two independent fades (the classic single `nodeWidgetPendingDelete` slot could hold one).
 ///
 /// ```swift
 /// @MainActor func show() {

@@ -72,7 +72,7 @@ public final class DrawingCanvas: MenuResponder {
   public func perform(_ action: MenuAction) {
     switch action {
     case .deleteLine:
-      // Written like the Objective-C seed's deleteLine:, which never clears the selection. It need
+      // Written like the Objective-C edition's deleteLine:, which never clears the selection. It need
       // not: the drawing drops a selection that no longer exists and the observer hides the menu.
       if let line = drawing.selectedLine { drawing.removeLine(line.id) }
     default:

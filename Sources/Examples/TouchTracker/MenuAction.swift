@@ -6,7 +6,7 @@
 /// }
 /// ```
 public struct MenuAction: Hashable, Sendable, CustomStringConvertible {
-  /// The action's name, spelled like an Objective-C selector for readers of the seed.
+  /// The action's name, spelled like an Objective-C selector for readers of the Objective-C edition.
   public let name: String
 
   public init(_ name: String) {

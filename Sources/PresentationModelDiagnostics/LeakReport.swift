@@ -1,7 +1,7 @@
 /// What a leak check found: every tracked object still alive when the deadline passed.
 ///
 /// ```swift
-/// import PresentationModelTesting
+/// import PresentationModelDiagnostics
 ///
 /// func example() async {
 ///   let tracker = LeakTracker()
@@ -39,7 +39,7 @@ public struct LeakReport: Sendable, CustomStringConvertible {
     /// `Mirror` cannot tell those apart.
     public let retainingPaths: [String]
 
-    let site: CallSite
+    package let site: CallSite
 
     init(typeName: String, site: CallSite, retainingPaths: [String]) {
       self.typeName = typeName

@@ -1,7 +1,7 @@
 /// What ``InstanceBudget/check()`` found: each type or group with more live instances than its limit.
 ///
 /// ```swift
-/// import PresentationModelTesting
+/// import PresentationModelDiagnostics
 ///
 /// let budget = InstanceBudget()
 /// let report = budget.check()

@@ -30,8 +30,8 @@
 /// }
 /// ```
 ///
-/// Inside a Swift Testing test with the ``Testing/Trait/detectsLeaks`` trait, use
-/// ``trackForLeaks(_:fileID:filePath:line:column:)`` instead; in an `XCTestCase`, use
+/// Inside a Swift Testing test with the `.detectsLeaks` trait, use
+/// `trackForLeaks(_:)` instead; in an `XCTestCase`, use
 /// `trackForLeaks(_:)` on the test case. Both check and report for you.
 ///
 /// > Note: The tracker holds every object weakly and never keeps one alive. Tracking the same
@@ -64,7 +64,7 @@ public final class LeakTracker: Sendable {
   public init() {}
 
   /// The tracker of the Swift Testing test (or test case) running the caller, when that test has
-  /// the ``Testing/Trait/detectsLeaks`` trait; `nil` elsewhere.
+  /// the `.detectsLeaks` trait; `nil` elsewhere.
   public static var current: LeakTracker? { LeakScope.tracker }
 
   /// Starts watching `object`; a later check reports it if it is still alive.

@@ -5,9 +5,9 @@ import Synchronization
 /// Repeats a check until it passes or a deadline expires: once at once, then after a `Task.yield()`
 /// and sleeps that grow from 1 ms to 20 ms, so a check that passes costs nothing and one that waits
 /// for a deallocation a run-loop turn late notices it within a few milliseconds.
-enum Deadline {
+package enum Deadline {
   /// Runs on the caller's actor (`isolation`), so `isDone` may read that actor's state.
-  static func poll(
+  package static func poll(
     timeout: Duration, isolation: isolated (any Actor)? = #isolation, until isDone: () -> Bool
   ) async {
     if isDone() || timeout <= .zero { return }
@@ -34,7 +34,7 @@ enum Deadline {
   /// - Returns: `true` if the check ran on the main queue and the main queue did not run while it
   ///   waited (a probe enqueued there at the start never ran).
   @discardableResult
-  static func pollBlocking(timeout: Duration, until isDone: () -> Bool) -> Bool {
+  package static func pollBlocking(timeout: Duration, until isDone: () -> Bool) -> Bool {
     if isDone() || timeout <= .zero { return false }
     let probe: MainQueueProbe? = MainQueueProbe.isOnMainQueue ? MainQueueProbe() : nil
     pollBlockingUntilDeadline(timeout: timeout, until: isDone)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Opens the documentation site that .ci/build-docc.sh built in headless Chromium: the landing page,
+# each module's page and one symbol page per module must render (heading and window title present)
+# with no console error, uncaught exception or failed request. Screenshots of every page are kept in
+# .build/docc-screenshots/.
+#
+# Chromium comes from the Debian packages; this script installs it when it is missing (as root, or
+# through sudo). The site is served from 127.0.0.1 by python3's http.server, because DocC's pages
+# load their content with JavaScript requests that file:// URLs do not allow.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+site="${DOCC_BUILD_DIR:-$repo/.build/docc}/site"
+screenshots="$repo/.build/docc-screenshots"
+if [[ ! -f $site/index.html ]]; then
+  echo "check-docc-site: no site at $site; run .ci/build-docc.sh first" >&2
+  exit 1
+fi
+
+chromium="$(command -v chromium || command -v chromium-browser || true)"
+if [[ -z $chromium ]]; then
+  echo "check-docc-site: installing chromium from the Debian packages"
+  sudo=()
+  if ((EUID != 0)); then sudo=(sudo); fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq chromium >/dev/null
+  chromium="$(command -v chromium)"
+fi
+echo "check-docc-site: $("$chromium" --version 2>/dev/null || echo chromium)"
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+server_log="$(mktemp)"
+python3 -m http.server --bind 127.0.0.1 --directory "$site" "$port" >"$server_log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -f "$server_log"' EXIT
+for _ in $(seq 50); do
+  if python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+
+rm -rf "$screenshots"
+python3 "$repo/.ci/docc-browser-check.py" "$chromium" "http://127.0.0.1:$port" "$screenshots" \
+  "documentation/=PresentationModel" \
+  "documentation/presentationmodel/=PresentationModel" \
+  "documentation/presentationmodel/typednotificationcenter/=TypedNotificationCenter" \
+  "documentation/presentationmodeldiagnostics/=PresentationModelDiagnostics" \
+  "documentation/presentationmodeldiagnostics/instancebudget/=InstanceBudget" \
+  "documentation/presentationmodeltesting/=PresentationModelTesting" \
+  "documentation/presentationmodeltesting/manualstepscheduler/=ManualStepScheduler"
+echo "check-docc-site: every page rendered without a console error; screenshots in $screenshots"
