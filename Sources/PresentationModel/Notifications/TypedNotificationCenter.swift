@@ -56,9 +56,12 @@ public final class TypedNotificationCenter: Sendable {
   @usableFromInline let state = LockedState(State())
 
   /// Creates an empty center.
-  public init() {}
+  public init() {
+    LiveCenters.insert(self)
+  }
 
   deinit {
+    LiveCenters.remove(ObjectIdentifier(self))
     let reclaimed = state.withLock { state in
       var reclaimed = Reclaimed()
       for channel in state.channels.values { channel.removeAll(into: &reclaimed) }
@@ -387,6 +390,11 @@ public final class TypedNotificationCenter: Sendable {
     owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
     handler: Handler<N>, continuation: AsyncStream<N>.Continuation? = nil
   ) -> ObserverToken {
+    #if DEBUG
+      if let owner {
+        OwnerCaptureCheck.check(owner: owner, handler: handler, flags: flags, fileID: fileID, line: line)
+      }
+    #endif
     let registration: Registration<N>
     if let continuation {
       registration = StreamRegistration(
