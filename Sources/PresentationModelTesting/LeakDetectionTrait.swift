@@ -43,14 +43,20 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
     testCase == nil ? nil : self
   }
 
-  /// Runs `function` with a fresh tracker in scope, then records an issue for each survivor.
+  /// Runs `function` with a fresh tracker in scope, then records an issue for each survivor. While
+  /// it runs, an owner-bound registration whose handler captures its owner records an issue at its
+  /// `observe` line.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     let tracker = LeakTracker()
     let bodyError: (any Error)?
     do {
-      try await LeakScope.$tracker.withValue(tracker) { try await function() }
+      // Registrations made in the test whose handler captures its own owner fail the test at their
+      // `observe` line at once, even if the center (and so the owner) is gone by the end.
+      try await RegistrationDiagnostics.$reporter.withValue(FailureReporter.fail) {
+        try await LeakScope.$tracker.withValue(tracker) { try await function() }
+      }
       bodyError = nil
     } catch {
       bodyError = error

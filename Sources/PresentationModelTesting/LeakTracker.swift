@@ -130,10 +130,12 @@ public final class LeakTracker: Sendable {
     // Strong references for the walk only; they are released when this function returns.
     let alive = survivors.compactMap { entry in entry.reference.object.map { (entry, $0) } }
     let roots = alive.map(\.1)
+    let observers = RetainingObserverFinder.observers(holding: roots)
     let reported = alive.map { entry, object in
       LeakReport.Survivor(
         typeName: entry.typeName, site: entry.site,
-        retainingPaths: RetainingPathFinder.paths(to: object, from: roots))
+        retainingPaths: RetainingPathFinder.paths(to: object, from: roots),
+        retainingObservers: observers[ObjectIdentifier(object)] ?? [])
     }
     return LeakReport(trackedCount: trackedCount, survivors: reported, waited: waited)
   }
