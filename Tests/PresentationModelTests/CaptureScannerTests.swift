@@ -192,6 +192,19 @@ import Testing
     #expect(scan(center, for: model, followObjects: true).isEmpty)
   }
 
+  /// The documented false positive: `Mirror` shows a `weak` stored property like a strong one, so a
+  /// captured object holding the target weakly is reported (by the walk through objects only; the
+  /// registration-time walk never reads stored properties). This test fails if that changes.
+  @Test func reportsACapturedObjectThatHoldsTheTargetOnlyWeakly() {
+    let center = TypedNotificationCenter()
+    let model = Model()
+    let helper = WeakHelper(model: model)
+    let token = center.observe(Ping.self) { _ in _ = helper }
+    #expect(scan(center, for: model, followObjects: true) == ["captures it through WeakHelper.model"])
+    #expect(scan(center, for: model, followObjects: false).isEmpty)
+    token.cancel()
+  }
+
   /// Scans every live registration of `center` for `model`.
   private func scan(_ center: TypedNotificationCenter, for model: Model, followObjects: Bool) -> [String] {
     center.registrationSnapshots.compactMap { snapshot in
