@@ -404,6 +404,9 @@ public final class TypedNotificationCenter: Sendable {
         center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
     }
     let token = ObserverToken(registration: registration)
+    #if DEBUG
+      RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
+    #endif
     // An owner already deinitialising cannot be referenced weakly: the weak load is nil at once.
     if (owner != nil && registration.owner == nil) || (sender != nil && registration.sender == nil) {
       registration.end()

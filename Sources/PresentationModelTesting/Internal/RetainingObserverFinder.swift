@@ -19,9 +19,13 @@ enum RetainingObserverFinder {
     guard CaptureScanner.isAvailable, !objects.isEmpty else { return [:] }
     let snapshots = LiveCenters.registrationSnapshots().sorted(by: registrationOrder)
     var found: [ObjectIdentifier: [RetainingObserver]] = [:]
+    // Inside a Swift Testing test, captured objects are read only for the test's own registrations:
+    // other tests may be changing theirs right now.
+    let ownRegistrations = RegistrationDiagnostics.log
     func scan(for targets: Set<ObjectIdentifier>, followObjects: Bool) {
       var budget = visitsPerPass
       for snapshot in snapshots where budget > 0 {
+        if followObjects, let ownRegistrations, !ownRegistrations.contains(snapshot.identity) { continue }
         let result = CaptureScanner.scan(
           snapshot.handler, for: targets, followObjects: followObjects,
           maximumVisits: min(visitsPerHandler, budget))

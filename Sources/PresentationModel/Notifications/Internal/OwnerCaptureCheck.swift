@@ -16,6 +16,26 @@ package enum RegistrationDiagnostics {
   /// test (`@Test(.detectsLeaks)`).
   @TaskLocal package static var reporter: (@Sendable (Finding) -> Void)?
 
+  /// The registrations made in one scope (a test), so that diagnostics which read captured
+  /// objects' stored properties can keep to the objects of that test, not those other tests are
+  /// changing in parallel. Debug builds record into it.
+  package final class RegistrationLog: Sendable {
+    private let identities = LockedState<Set<ObjectIdentifier>>([])
+
+    package init() {}
+
+    func insert(_ registration: ObjectIdentifier) {
+      _ = identities.withLock { $0.insert(registration) }
+    }
+
+    package func contains(_ registration: ObjectIdentifier) -> Bool {
+      identities.withLock { $0.contains(registration) }
+    }
+  }
+
+  /// The log registrations made in this task are recorded in; set by the leak harness.
+  @TaskLocal package static var log: RegistrationLog?
+
   private struct State {
     var warnedSites: Set<String> = []
     var unclaimed: [Finding] = []
@@ -57,19 +77,39 @@ package enum RegistrationDiagnostics {
   enum OwnerCaptureCheck {
     /// Scans `handler`'s captures (closure contexts, boxes and values, not other objects' stored
     /// properties) for `owner`.
+    /// After this many registrations at one `observe` call whose handlers did not capture their
+    /// owner, that call is not checked again: capturing the owner is a property of the code at the
+    /// call, and registration-heavy code (a list observing per row) should not pay for a walk each
+    /// time.
+    static let cleanChecksPerCallSite = 8
+
+    private struct CallSite: Hashable {
+      let fileID: UInt
+      let line: UInt
+    }
+
+    private static let cleanChecks = LockedState<[CallSite: Int]>([:])
+
     static func check(owner: AnyObject, handler: Any, flags: UInt8, fileID: StaticString, line: UInt) {
+      let site = CallSite(
+        fileID: fileID.hasPointerRepresentation ? UInt(bitPattern: fileID.utf8Start) : UInt(fileID.unicodeScalar.value),
+        line: line)
+      guard cleanChecks.withLock({ $0[site, default: 0] < cleanChecksPerCallSite }) else { return }
       let ownerID = ObjectIdentifier(owner)
       let found = CaptureScanner.scan(handler, for: [ownerID], followObjects: false)
-      guard let path = found.paths[ownerID] else { return }
+      guard let path = found.paths[ownerID] else {
+        cleanChecks.withLock { $0[site, default: 0] += 1 }
+        return
+      }
       let ownerName = String(describing: type(of: owner))
       let method =
         flags & RegistrationCore.Flag.oneShot != 0
         ? "observeOnce(_:owner:)"
         : flags & RegistrationCore.Flag.mainActor != 0 ? "observeOnMainActor(_:owner:)" : "observe(_:owner:)"
-      let site = "\(fileID):\(line)"
+      let location = "\(fileID):\(line)"
       let route = CaptureScanner.route(path).map { " " + $0 } ?? ""
       let message =
-        "The handler passed to \(method) at \(site) captures its owner, a \(ownerName)\(route): the owner can "
+        "The handler passed to \(method) at \(location) captures its owner, a \(ownerName)\(route): the owner can "
         + "never deinitialise while the center lives. Use the handler's owner argument instead."
       RegistrationDiagnostics.report(.init(message: message, fileID: fileID, line: line))
     }
