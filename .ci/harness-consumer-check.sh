@@ -2,7 +2,8 @@
 # Builds IntegrationTests/HarnessConsumer, an outside package that depends on this one by path and
 # leaks on purpose, once from Swift Testing (@Test(.detectsLeaks) + trackForLeaks) and once from
 # XCTest (XCTestCase.trackForLeaks). Passes only if its `swift test` FAILS and the output names each
-# leaked type at the line where it was tracked.
+# leaked type at the line where it was tracked, names the `observe` line of each of the five
+# observer leaks (ObserverLeakTests.swift), and shows each of their five correct twins passing.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 consumer="$root/IntegrationTests/HarnessConsumer"
@@ -15,6 +16,10 @@ line_of() {  # line_of FILE MARKER -> the line number holding MARKER
 }
 testing_line="$(line_of "$tests/SwiftTestingLeakTests.swift" 'harness-consumer: swift-testing leak line')"
 xctest_line="$(line_of "$tests/XCTestLeakTests.swift" 'harness-consumer: xctest leak line')"
+
+observers="$tests/ObserverLeakTests.swift"
+observe_lines=()
+for n in 1 2 3 4 5; do observe_lines+=("$(line_of "$observers" "// observe line $n\$")"); done
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
@@ -40,10 +45,35 @@ expect "XCTest failure at the tracking line" "XCTestLeakTests.swift:$xctest_line
 expect "XCTest names the leaked type" "Leaked HarnessConsumerTests.LeakyViewModel: still alive"
 expect "XCTest names the holder" "Still held by LeakyViewModel.delegate.viewModel"
 expect "XCTest: only the leaking test fails" "Executed 2 tests, with 1 failure"
-expect "Swift Testing: only the leaking test fails" "Test run with 2 tests in 1 suite failed"
+expect "Swift Testing: every leaking test fails, nothing else" "Test run with 12 tests in 3 suites failed"
 expect "Swift Testing: the leaking test has one issue" "Test documentIsReleased() failed after"
+# The observer leaks: each fails naming its own `observe` line; each twin passes.
+file="HarnessConsumerTests/ObserverLeakTests.swift"
+expect "owner captured, local center: failure at the observe line" \
+  "ObserverLeakTests.swift:${observe_lines[0]}:"
+expect "owner captured, local center: the registration-time message" \
+  "The handler passed to observe(_:owner:) at $file:${observe_lines[0]} captures its owner, a ListModel"
+expect "owner captured, default center: the registration-time message" \
+  "The handler passed to observe(_:owner:) at $file:${observe_lines[1]} captures its owner, a ListModel"
+expect "owner captured, default center: the leak report names the handler" \
+  "Held by the handler of Refresh observed by ListModel at $file:${observe_lines[1]}, posting thread, which captures it."
+expect "token handler capturing its token holder: named, with the cycle" \
+  "Held by the handler of Refresh observed (token) at $file:${observe_lines[2]}, posting thread, which captures it (its token is stored in DocumentModel.token: a cycle through the center)."
+expect "captured var: named" \
+  "Held by the handler of Refresh observed (token) at $file:${observe_lines[3]}, posting thread, which captures it in a var."
+expect "capture through another object: named" \
+  "Held by the handler of Refresh observed (token) at $file:${observe_lines[4]}, posting thread, which captures it through Loader.list."
+for leaking in ownerCapturedWithALocalCenter ownerCapturedWithTheDefaultCenter \
+  tokenHandlerCapturingTheObjectThatStoresTheToken capturedVarHoldingTheObject captureThroughAnotherObject; do
+  expect "$leaking fails" "Test $leaking() failed after"
+done
+for twin in ownerArgumentWithALocalCenter weakCaptureWithTheDefaultCenter tokenHandlerCapturingTheObjectWeakly \
+  capturedVarHoldingAnotherObject captureOfAnObjectThatDoesNotReachIt; do
+  expect "twin $twin passes" "Test $twin() passed after"
+done
 if [ "$status" -ne 0 ]; then
   cat "$log"
   exit 1
 fi
-echo "harness consumer check passed: both frameworks reported the deliberate leaks at their tracking lines"
+echo "harness consumer check passed: both frameworks reported the deliberate leaks at their tracking lines;"
+echo "each observer leak named its observe line and each twin passed"

@@ -38,23 +38,29 @@ public struct LeakReport: Sendable, CustomStringConvertible {
     /// capturing it, or an owner you did not track. A path may run through a `weak` property, since
     /// `Mirror` cannot tell those apart.
     public let retainingPaths: [String]
+    /// Every live observer registration, in any ``TypedNotificationCenter`` of the process, whose
+    /// handler keeps it alive: the `observe` calls to fix. Empty where closure captures cannot be
+    /// read (platforms with Objective-C interoperability).
+    public let retainingObservers: [RetainingObserver]
 
     package let site: CallSite
 
-    init(typeName: String, site: CallSite, retainingPaths: [String]) {
+    init(typeName: String, site: CallSite, retainingPaths: [String], retainingObservers: [RetainingObserver] = []) {
       self.typeName = typeName
       self.fileID = site.fileID
       self.site = site
       self.retainingPaths = retainingPaths
+      self.retainingObservers = retainingObservers
     }
 
     /// `MyApp.Widget tracked at MyAppTests/CanvasTests.swift:18, held by Canvas.widgets[2]`.
     public var description: String {
-      let holders =
-        retainingPaths.isEmpty
-        ? "not reachable from another tracked object (look for a closure capturing it or an untracked owner)"
-        : "held by " + retainingPaths.joined(separator: ", ")
-      return "\(typeName) tracked at \(site.description), \(holders)"
+      var holders = retainingPaths + retainingObservers.map(\.description)
+      if holders.isEmpty {
+        holders = ["not reachable from another tracked object (look for a closure capturing it or an untracked owner)"]
+        return "\(typeName) tracked at \(site.description), \(holders[0])"
+      }
+      return "\(typeName) tracked at \(site.description), held by " + holders.joined(separator: ", ")
     }
   }
 

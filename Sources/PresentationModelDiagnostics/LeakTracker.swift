@@ -143,10 +143,12 @@ public final class LeakTracker: Sendable {
   private func report(waited: Duration, mainQueueWasBlocked: Bool = false) -> LeakReport {
     let (trackedCount, alive) = liveObjects()
     let roots = alive.map(\.object)
+    let observers = RetainingObserverFinder.observers(holding: roots)
     let reported = alive.map { entry, object in
       LeakReport.Survivor(
         typeName: entry.typeName, site: entry.site,
-        retainingPaths: RetainingPathFinder.paths(to: object, from: roots))
+        retainingPaths: RetainingPathFinder.paths(to: object, from: roots),
+        retainingObservers: observers[ObjectIdentifier(object)] ?? [])
     }
     return LeakReport(
       trackedCount: trackedCount, survivors: reported, waited: waited,

@@ -21,11 +21,14 @@ public import PresentationModel
 /// ```
 ///
 /// Works in Swift Testing tests (records an issue) and XCTest tests (fails the test), at this call's
-/// line; the message reads, for example:
+/// line. Synchronous code (an XCTest method, a synchronous `@Test`) calls the blocking form with
+/// the same arguments. The message lists each leftover once, with a count for identical ones, and
+/// tells owners apart by their `description` (when the owner type has one) or a short identity:
 ///
 /// ```text
-/// 1 observer still registered (expected none of Saved) after 1.0 s:
-/// - Saved observed (token) at MyAppTests/SaveTests.swift:12, posting thread
+/// 3 observers still registered (expected none of Saved) after 1.0 s:
+/// - Saved observed by Listener #4a3b20 at MyAppTests/SaveTests.swift:12, posting thread
+/// - Saved observed (token) at MyAppTests/SaveTests.swift:20, posting thread (×2)
 /// ```
 ///
 /// - Parameters:
@@ -46,8 +49,49 @@ public func expectNoObservers(
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column
 ) async -> [RegistrationInfo] {
-  await ObserverFilter.expectNone(
-    in: { center.registrations }, notificationType: notificationType, ownerType: ownerType, timeout: timeout,
+  let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
+  let clock = ContinuousClock()
+  let start = clock.now
+  await Deadline.poll(timeout: timeout) { check.leftovers().isEmpty }
+  return check.finish(
+    waited: start.duration(to: clock.now),
+    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}
+
+/// The synchronous form of ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)``,
+/// for synchronous Swift Testing tests and XCTest test methods: it blocks while it polls (running
+/// the run loop between checks on the main thread, so a release queued on the main queue happens).
+///
+/// ```swift
+/// import PresentationModelTesting
+/// import XCTest
+///
+/// struct Saved: TypedNotification {}
+///
+/// final class SaveTests: XCTestCase {
+///   func testCancelledObserverIsGone() {
+///     let center = TypedNotificationCenter()
+///     let token = center.observe(Saved.self) { _ in }
+///     token.cancel()
+///     expectNoObservers(in: center, of: Saved.self)
+///   }
+/// }
+/// ```
+///
+/// - Returns: The leftover registrations (empty when the expectation held).
+@discardableResult
+public func expectNoObservers(
+  in center: TypedNotificationCenter, of notificationType: (any Any.Type)? = nil,
+  ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column
+) -> [RegistrationInfo] {
+  let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
+  let clock = ContinuousClock()
+  let start = clock.now
+  Deadline.pollBlocking(timeout: timeout) { check.leftovers().isEmpty }
+  return check.finish(
+    waited: start.duration(to: clock.now),
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 

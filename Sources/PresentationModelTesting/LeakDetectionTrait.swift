@@ -43,19 +43,32 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
     testCase == nil ? nil : self
   }
 
-  /// Runs `function` with a fresh tracker in scope, then records an issue for each survivor.
+  /// Runs `function` with a fresh tracker in scope, then records an issue for each survivor. While
+  /// it runs, an owner-bound registration whose handler captures its owner records an issue at its
+  /// `observe` line.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     let tracker = LeakTracker()
+    // The test's registrations: the report reads captured objects' stored properties only for
+    // these, never for objects of tests running in parallel.
+    let registrations = RegistrationDiagnostics.RegistrationLog()
     let bodyError: (any Error)?
     do {
-      try await LeakScope.$tracker.withValue(tracker) { try await function() }
+      // Registrations made in the test whose handler captures its own owner fail the test at their
+      // `observe` line at once, even if the center (and so the owner) is gone by the end.
+      try await RegistrationDiagnostics.$reporter.withValue(FailureReporter.fail) {
+        try await RegistrationDiagnostics.$log.withValue(registrations) {
+          try await LeakScope.$tracker.withValue(tracker) { try await function() }
+        }
+      }
       bodyError = nil
     } catch {
       bodyError = error
     }
-    let report = await tracker.checkForLeaks(timeout: timeout)
+    let report = await RegistrationDiagnostics.$log.withValue(registrations) {
+      await tracker.checkForLeaks(timeout: timeout)
+    }
     for survivor in report.survivors {
       FailureReporter.fail(LeakMessages.survivor(survivor, waited: report.waited), at: survivor.site)
     }

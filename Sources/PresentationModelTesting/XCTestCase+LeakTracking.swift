@@ -5,7 +5,9 @@ extension XCTestCase {
   ///
   /// The first call in a test adds a teardown block that waits (up to `timeout`, polling) for every
   /// object tracked in this test to deallocate, then fails once per survivor, at the line where it
-  /// was tracked, naming what still holds it.
+  /// was tracked, naming what still holds it. The same block fails the test at the `observe` line
+  /// of every owner-bound registration made during the test whose handler captures its own owner
+  /// (debug builds).
   ///
   /// ```swift
   /// import PresentationModelTesting
@@ -41,7 +43,10 @@ extension XCTestCase {
     let (tracker, isNew) = TestCaseTrackers.tracker(for: testCase)
     tracker.track(object, fileID: fileID, filePath: file, line: line, column: column)
     guard isNew else { return }
+    RegistrationFindingsObserver.installOnce()
     addTeardownBlock { @Sendable in
+      // Owner-bound handlers that captured their owner during this test: failures at their lines.
+      for finding in RegistrationDiagnostics.claimUnreported() { FailureReporter.fail(finding) }
       let report = await tracker.checkForLeaks(timeout: timeout)
       TestCaseTrackers.remove(testCase)
       for survivor in report.survivors {

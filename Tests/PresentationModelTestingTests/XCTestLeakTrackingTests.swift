@@ -104,6 +104,33 @@ final class XCTestLeakTrackingTests: XCTestCase {
       "Still held by DelegatingParent.child")
   }
 
+  func testLeaksOnPurposeOwnerCapturedByItsOwnHandlerFailsAtTheObserveLine() {
+    struct Ping: TypedNotification {}
+    let center = TypedNotificationCenter()  // dies with the test, and frees the listener
+    let listener = Listener()
+    trackForLeaks(listener, timeout: .milliseconds(50))
+    let observeLine = #line + 1
+    center.observe(Ping.self, owner: listener) { _, _ in _ = listener }
+    expectLeakFailure(
+      atLine: observeLine,
+      mentioning: "The handler passed to observe(_:owner:) at "
+        + "PresentationModelTestingTests/XCTestLeakTrackingTests.swift:\(observeLine) captures its owner, a Listener")
+  }
+
+  func testTheBlockingExpectNoObserversFailsAtItsLineListingTheLeftover() {
+    struct Ping: TypedNotification {}
+    let center = TypedNotificationCenter()
+    let observeLine = #line + 1
+    let token = center.observe(Ping.self) { _ in }
+    let checkLine = #line + 3
+    expectLeakFailure(
+      atLine: checkLine, mentioning: "Ping observed (token) at ", "XCTestLeakTrackingTests.swift:\(observeLine)")
+    let leftovers = expectNoObservers(in: center, timeout: .zero)
+    XCTAssertEqual(leftovers.count, 1)
+    token.cancel()
+    XCTAssertTrue(expectNoObservers(in: center).isEmpty)
+  }
+
   func testPassesWhenTrackedObjectsDeallocate() {
     let canvas = Canvas()
     canvas.widgets = [Widget(name: "a")]

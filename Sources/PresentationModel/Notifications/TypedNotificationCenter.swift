@@ -59,9 +59,12 @@ public final class TypedNotificationCenter: Sendable {
   @usableFromInline let state = LockedState(State())
 
   /// Creates an empty center.
-  public init() {}
+  public init() {
+    LiveCenters.insert(self)
+  }
 
   deinit {
+    LiveCenters.remove(ObjectIdentifier(self))
     let reclaimed = state.withLock { state in
       var reclaimed = Reclaimed()
       for channel in state.channels.values { channel.removeAll(into: &reclaimed) }
@@ -403,6 +406,11 @@ public final class TypedNotificationCenter: Sendable {
   private func register<N: TypedNotification>(
     owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt, handler: Handler<N>
   ) -> ObserverToken {
+    #if DEBUG
+      if let owner {
+        OwnerCaptureCheck.check(owner: owner, handler: handler, flags: flags, fileID: fileID, line: line)
+      }
+    #endif
     let registration = Registration<N>(
       center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
     return register(registration, owner: owner, sender: sender, handler: handler)
@@ -416,6 +424,9 @@ public final class TypedNotificationCenter: Sendable {
     _ registration: Registration<N>, owner: AnyObject?, sender: AnyObject?, handler: Handler<N>
   ) -> ObserverToken {
     let token = ObserverToken(registration: registration)
+    #if DEBUG
+      RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
+    #endif
     // An owner already deinitialising cannot be referenced weakly: the weak load is nil at once.
     if (owner != nil && registration.owner == nil) || (sender != nil && registration.sender == nil) {
       registration.end()

@@ -1,3 +1,4 @@
+import Foundation
 import PresentationModel
 
 /// Which registrations ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)``
@@ -43,16 +44,60 @@ enum ObserverFilter {
   }
 
   static func failureMessage(
+    _ leftovers: [RegistrationSnapshot], notificationType: (any Any.Type)?,
+    ownerType: (any AnyObject.Type)?, waited: Duration
+  ) -> String {
+    message(leftovers.map(describe), notificationType: notificationType, ownerType: ownerType, waited: waited)
+  }
+
+  /// The failure for leftovers known only by their info (the main-actor center and the bridge).
+  static func failureMessage(
     _ leftovers: [RegistrationInfo], notificationType: (any Any.Type)?,
     ownerType: (any AnyObject.Type)?, waited: Duration
+  ) -> String {
+    message(leftovers.map(\.description), notificationType: notificationType, ownerType: ownerType, waited: waited)
+  }
+
+  /// A header, then each distinct line once, in first-seen order, with a count for repeats.
+  private static func message(
+    _ descriptions: [String], notificationType: (any Any.Type)?, ownerType: (any AnyObject.Type)?,
+    waited: Duration
   ) -> String {
     var scope: [String] = []
     if let notificationType { scope.append("of \(String(describing: notificationType))") }
     if let ownerType { scope.append("owned by \(String(describing: ownerType))") }
     let expected = scope.isEmpty ? "expected none" : "expected none " + scope.joined(separator: " ")
-    let noun = leftovers.count == 1 ? "observer" : "observers"
+    let noun = descriptions.count == 1 ? "observer" : "observers"
     let header =
-      "\(leftovers.count) \(noun) still registered (\(expected)) after \(waited.roundedSeconds) s:"
-    return ([header] + leftovers.map { "- \($0)" }).joined(separator: "\n")
+      "\(descriptions.count) \(noun) still registered (\(expected)) after \(waited.roundedSeconds) s:"
+    var lines: [String] = []
+    var counts: [String: Int] = [:]
+    for line in descriptions {
+      if counts[line] == nil { lines.append(line) }
+      counts[line, default: 0] += 1
+    }
+    let items = lines.map { line in
+      let count = counts[line] ?? 1
+      return count == 1 ? "- \(line)" : "- \(line) (×\(count))"
+    }
+    return ([header] + items).joined(separator: "\n")
+  }
+
+  /// The registration's description, with its owner told apart from others of its type: by the
+  /// owner's `description` when its type has one, by a short identity otherwise.
+  static func describe(_ leftover: RegistrationSnapshot) -> String {
+    let text = leftover.info.description
+    guard let owner = leftover.owner, let ownerType = leftover.info.ownerType else { return text }
+    let typeName = String(describing: ownerType)
+    let identity: String
+    if let described = owner as? any CustomStringConvertible {
+      identity = "\"\(described.description)\""
+    } else {
+      let address = UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque())
+      identity = "#" + String(String(address, radix: 16).suffix(6))
+    }
+    let marker = "observed by \(typeName) at "
+    guard let range = text.range(of: marker) else { return text }
+    return text.replacingCharacters(in: range, with: "observed by \(typeName) \(identity) at ")
   }
 }

@@ -1,0 +1,117 @@
+internal import Foundation
+
+/// Problems found in a registration when it is made, and where they go: to the running test when a
+/// test harness installed a reporter (``reporter``), otherwise to standard error once per call site
+/// and to a short list that an XCTest teardown can claim.
+package enum RegistrationDiagnostics {
+  /// One problem with a registration, located at its `observe` call.
+  package struct Finding: Sendable {
+    package let message: String
+    /// The `#fileID` of the `observe` call.
+    package let fileID: StaticString
+    package let line: UInt
+  }
+
+  /// Receives findings in the task that made the registration; set by the leak harness around a
+  /// test (`@Test(.detectsLeaks)`).
+  @TaskLocal package static var reporter: (@Sendable (Finding) -> Void)?
+
+  /// The registrations made in one scope (a test), so that diagnostics which read captured
+  /// objects' stored properties can keep to the objects of that test, not those other tests are
+  /// changing in parallel. Debug builds record into it.
+  package final class RegistrationLog: Sendable {
+    private let identities = LockedState<Set<ObjectIdentifier>>([])
+
+    package init() {}
+
+    func insert(_ registration: ObjectIdentifier) {
+      _ = identities.withLock { $0.insert(registration) }
+    }
+
+    package func contains(_ registration: ObjectIdentifier) -> Bool {
+      identities.withLock { $0.contains(registration) }
+    }
+  }
+
+  /// The log registrations made in this task are recorded in; set by the leak harness.
+  @TaskLocal package static var log: RegistrationLog?
+
+  private struct State {
+    var warnedSites: Set<String> = []
+    var unclaimed: [Finding] = []
+  }
+
+  private static let state = LockedState(State())
+  /// How many unclaimed findings are kept (the oldest are dropped).
+  private static let unclaimedLimit = 64
+
+  /// Reports `finding` to the task's reporter, or warns on standard error (once per call site) and
+  /// keeps it for ``claimUnreported()``.
+  static func report(_ finding: Finding) {
+    if let reporter {
+      reporter(finding)
+      return
+    }
+    let isFirstAtSite = state.withLock { state in
+      state.unclaimed.append(finding)
+      if state.unclaimed.count > unclaimedLimit { state.unclaimed.removeFirst() }
+      return state.warnedSites.insert("\(finding.fileID):\(finding.line)").inserted
+    }
+    if isFirstAtSite {
+      FileHandle.standardError.write(Data("\(finding.fileID):\(finding.line): warning: \(finding.message)\n".utf8))
+    }
+  }
+
+  /// The findings made outside a reporter's scope since the last call, oldest first.
+  package static func claimUnreported() -> [Finding] {
+    state.withLock { state in
+      defer { state.unclaimed = [] }
+      return state.unclaimed
+    }
+  }
+}
+
+#if DEBUG
+  /// The debug-build check that an owner-bound handler does not capture its own owner, which would
+  /// keep the owner alive for as long as the center lives.
+  enum OwnerCaptureCheck {
+    /// Scans `handler`'s captures (closure contexts, boxes and values, not other objects' stored
+    /// properties) for `owner`.
+    /// After this many registrations at one `observe` call whose handlers did not capture their
+    /// owner, that call is not checked again: capturing the owner is a property of the code at the
+    /// call, and registration-heavy code (a list observing per row) should not pay for a walk each
+    /// time.
+    static let cleanChecksPerCallSite = 8
+
+    private struct CallSite: Hashable {
+      let fileID: UInt
+      let line: UInt
+    }
+
+    private static let cleanChecks = LockedState<[CallSite: Int]>([:])
+
+    static func check(owner: AnyObject, handler: Any, flags: UInt8, fileID: StaticString, line: UInt) {
+      let site = CallSite(
+        fileID: fileID.hasPointerRepresentation ? UInt(bitPattern: fileID.utf8Start) : UInt(fileID.unicodeScalar.value),
+        line: line)
+      guard cleanChecks.withLock({ $0[site, default: 0] < cleanChecksPerCallSite }) else { return }
+      let ownerID = ObjectIdentifier(owner)
+      let found = CaptureScanner.scan(handler, for: [ownerID], followObjects: false)
+      guard let path = found.paths[ownerID] else {
+        cleanChecks.withLock { $0[site, default: 0] += 1 }
+        return
+      }
+      let ownerName = String(describing: type(of: owner))
+      let method =
+        flags & RegistrationCore.Flag.oneShot != 0
+        ? "observeOnce(_:owner:)"
+        : flags & RegistrationCore.Flag.mainActor != 0 ? "observeOnMainActor(_:owner:)" : "observe(_:owner:)"
+      let location = "\(fileID):\(line)"
+      let route = CaptureScanner.route(path).map { " " + $0 } ?? ""
+      let message =
+        "The handler passed to \(method) at \(location) captures its owner, a \(ownerName)\(route): the owner can "
+        + "never deinitialise while the center lives. Use the handler's owner argument instead."
+      RegistrationDiagnostics.report(.init(message: message, fileID: fileID, line: line))
+    }
+  }
+#endif

@@ -1,0 +1,89 @@
+import PresentationModel
+
+/// Finds, in every live ``TypedNotificationCenter``, the registrations whose handlers keep given
+/// objects alive, by scanning the handlers' closure captures.
+enum RetainingObserverFinder {
+  /// Values one handler's walk may visit.
+  static let visitsPerHandler = 1_000
+  /// Values one pass over every handler of the process may visit, so that a failing check in a
+  /// process with many observers (other tests' included) stays short.
+  static let visitsPerPass = 20_000
+
+  /// For each of `objects` that some live handler reaches, those registrations, ordered by
+  /// notification type and `observe` call.
+  ///
+  /// Two passes: first every handler's own captures (closure contexts, boxes, values: cheap and
+  /// without reading any object's stored properties), then, for objects still unexplained, the
+  /// captured objects' stored properties too, a bounded number of values per handler.
+  static func observers(holding objects: [AnyObject]) -> [ObjectIdentifier: [RetainingObserver]] {
+    guard CaptureScanner.isAvailable, !objects.isEmpty else { return [:] }
+    let snapshots = LiveCenters.registrationSnapshots().sorted(by: registrationOrder)
+    var found: [ObjectIdentifier: [RetainingObserver]] = [:]
+    // Inside a Swift Testing test, captured objects are read only for the test's own registrations:
+    // other tests may be changing theirs right now.
+    let ownRegistrations = RegistrationDiagnostics.log
+    func scan(for targets: Set<ObjectIdentifier>, followObjects: Bool) {
+      var budget = visitsPerPass
+      for snapshot in snapshots where budget > 0 {
+        if followObjects, let ownRegistrations, !ownRegistrations.contains(snapshot.identity) { continue }
+        let result = CaptureScanner.scan(
+          snapshot.handler, for: targets, followObjects: followObjects,
+          maximumVisits: min(visitsPerHandler, budget))
+        budget -= result.visits
+        for object in objects {
+          let identity = ObjectIdentifier(object)
+          guard let path = result.paths[identity] else { continue }
+          found[identity, default: []].append(
+            RetainingObserver(
+              registration: snapshot.info, capture: CaptureScanner.describe(path),
+              tokenPath: tokenPath(in: object, to: snapshot)))
+        }
+      }
+    }
+    scan(for: Set(objects.map(ObjectIdentifier.init)), followObjects: false)
+    let unexplained = Set(objects.map(ObjectIdentifier.init)).subtracting(found.keys)
+    if !unexplained.isEmpty { scan(for: unexplained, followObjects: true) }
+    return found
+  }
+
+  /// Stable across runs: notification type name, then `observe` line.
+  private static func registrationOrder(_ lhs: RegistrationSnapshot, _ rhs: RegistrationSnapshot) -> Bool {
+    let left = (String(reflecting: lhs.info.notificationType), lhs.info.fileID, lhs.info.line)
+    let right = (String(reflecting: rhs.info.notificationType), rhs.info.fileID, rhs.info.line)
+    return left < right
+  }
+
+  /// The stored-property path by which `object` holds the token of `snapshot`'s registration.
+  private static func tokenPath(in object: AnyObject, to snapshot: RegistrationSnapshot) -> String? {
+    let tokens = TokenFinder.tokens(in: object)
+    return tokens.first { TypedNotificationCenter.registrationIdentity(of: $0.token) == snapshot.identity }?.path
+  }
+}
+
+/// The ``ObserverToken``s an object holds in its stored properties (a few levels deep, through
+/// collections and optionals), with their paths.
+enum TokenFinder {
+  static let maximumDepth = 4
+
+  static func tokens(in object: AnyObject) -> [(token: ObserverToken, path: String)] {
+    var found: [(token: ObserverToken, path: String)] = []
+    var visits = 0
+    func visit(_ value: Any, path: String, depth: Int) {
+      visits += 1
+      guard depth <= maximumDepth, visits < 2_000 else { return }
+      if let token = value as? ObserverToken {
+        found.append((token, path))
+        return
+      }
+      let mirror = Mirror(reflecting: value)
+      if depth > 0, mirror.displayStyle == .class { return }  // only the object's own values
+      for (index, child) in mirror.children.enumerated() {
+        let component =
+          mirror.displayStyle == .optional ? "" : child.label.map { "." + $0 } ?? "[\(index)]"
+        visit(child.value, path: path + component, depth: depth + 1)
+      }
+    }
+    visit(object, path: RetainingPathFinder.typeName(of: object), depth: 0)
+    return found
+  }
+}
