@@ -109,13 +109,7 @@ import Testing
   }
 
   @Test func aZeroDeadlineChecksOnceAndDoesNotWait() async {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+    let (tracker, holder) = trackLateWidget()
     let report = await tracker.checkForLeaks(timeout: .zero)
     #expect(report.survivors.count == 1)
     #expect(report.waited < .milliseconds(50))
@@ -124,13 +118,7 @@ import Testing
 
   @Test(.timeLimit(.minutes(1)))
   func waitsForAReleaseOneMainQueueTurnLate() async {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+    let (tracker, holder) = trackLateWidget()
     // Alive now: a single early check, as the classic teardown pattern makes, would report it.
     #expect(tracker.liveCount == 1)
     DispatchQueue.main.async { holder.completeAll() }
@@ -140,13 +128,7 @@ import Testing
 
   @Test(.timeLimit(.minutes(1)))
   func theBlockingCheckAlsoWaitsForALateRelease() {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+    let (tracker, holder) = trackLateWidget()
     #expect(tracker.liveCount == 1)
     DispatchQueue.global().async { holder.completeAll() }
     let report = tracker.checkForLeaksBlocking(timeout: .seconds(10))
@@ -157,13 +139,7 @@ import Testing
   /// runs off the main queue.
   @Test(.timeLimit(.minutes(1)))
   func theBlockingCheckOffTheMainQueueWaitsForAMainQueueRelease() {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+    let (tracker, holder) = trackLateWidget()
     DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { holder.completeAll() }
     let report = tracker.checkForLeaksBlocking(timeout: .seconds(10))
     #expect(!report.hasLeaks, "\(report)")
@@ -175,13 +151,7 @@ import Testing
   /// the call to use instead, and that call, `await checkForLeaks()`, sees the release.
   @MainActor @Test(.timeLimit(.minutes(1)))
   func theBlockingCheckOnTheMainActorSaysItBlocksTheMainQueueAndWhatToCallInstead() async throws {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+    let (tracker, holder) = trackLateWidget()
     DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { holder.completeAll() }
     let blocked = tracker.checkForLeaksBlocking(timeout: .milliseconds(200))
     #expect(blocked.survivors.map(\.typeName) == ["PresentationModelTestingTests.Widget"])
@@ -202,4 +172,14 @@ import Testing
     #expect(report.waited >= .milliseconds(30))
     cycle.onChange = nil
   }
+}
+
+/// A tracker watching one widget that only `holder` keeps alive, until its `completeAll()`.
+private func trackLateWidget() -> (tracker: LeakTracker, holder: DelayedRelease) {
+  let tracker = LeakTracker()
+  let holder = DelayedRelease()
+  let widget = Widget(name: "late")
+  holder.hold(widget)
+  tracker.track(widget)
+  return (tracker, holder)
 }

@@ -61,7 +61,7 @@ import Testing
   /// checked as not ended, called, and marked ended only afterwards, every other post would arrive
   /// during that call and call it again, in every trial.
   @Test(.timeLimit(.minutes(2)))
-  func postsReleasedTogetherOntoASlowOneShotCallItExactlyOnce() {
+  func postsReleasedTogetherOntoASlowOneShotCallItExactlyOnce() async {
     final class Trial: Sendable {
       let calls = Atomic<Int>(0)
       let postsReturned = Atomic<Int>(0)
@@ -77,13 +77,10 @@ import Testing
         while trial.postsReturned.load(ordering: .acquiring) < threads - 1 && clock.now < giveUp {}
       }
     }
-    postFromThreadsReleasedTogether(threads: threads, to: centers) { round in
+    await postFromThreadsReleasedTogether(threads: threads, to: centers) { round in
       trials[round].postsReturned.add(1, ordering: .releasing)
     }
-    let calls = trials.map { $0.calls.load(ordering: .relaxed) }
-    let wrong = calls.count(where: { $0 != 1 })
-    #expect(
-      wrong == 0, "\(wrong) of \(calls.count) one-shots were not called exactly once (max \(calls.max() ?? 0) calls)")
+    expectEachCalledOnce(trials.map { $0.calls.load(ordering: .relaxed) })
     #expect(tokens.allSatisfy { !$0.isActive })
   }
 
@@ -94,7 +91,7 @@ import Testing
   /// registered just before it is a spin barrier that both posts reach, so both arrive at the
   /// one-shot at the same moment.
   @Test(.timeLimit(.minutes(2)))
-  func postsThatMeetBeforeEachOneShotCallItExactlyOnce() {
+  func postsThatMeetBeforeEachOneShotCallItExactlyOnce() async {
     final class Meeting: Sendable {
       let calls = Atomic<Int>(0)
       let arrivals = Atomic<Int>(0)
@@ -113,11 +110,8 @@ import Testing
         center.observeOnce(Counted.self) { _ in meeting.calls.add(1, ordering: .relaxed) },
       ]
     }
-    postFromThreadsReleasedTogether(threads: threads, to: [center])
-    let calls = meetings.map { $0.calls.load(ordering: .relaxed) }
-    let wrong = calls.count(where: { $0 != 1 })
-    #expect(
-      wrong == 0, "\(wrong) of \(calls.count) one-shots were not called exactly once (max \(calls.max() ?? 0) calls)")
+    await postFromThreadsReleasedTogether(threads: threads, to: [center])
+    expectEachCalledOnce(meetings.map { $0.calls.load(ordering: .relaxed) })
     #expect(zip(tokens.indices, tokens).allSatisfy { $0.isMultiple(of: 2) ? $1.isActive : !$1.isActive })
   }
 }
@@ -127,27 +121,32 @@ import Testing
 /// everyone posts as soon as the last has arrived.
 private func postFromThreadsReleasedTogether(
   threads: Int, to centers: [TypedNotificationCenter], afterEachPost: @escaping @Sendable (Int) -> Void = { _ in }
-) {
-  let arrivals = Atomic<Int>(0)
-  let finished = DispatchGroup()
-  for _ in 0..<threads {
-    finished.enter()
-    Thread {
-      for (round, center) in centers.enumerated() {
-        arrivals.add(1, ordering: .acquiringAndReleasing)
-        while arrivals.load(ordering: .acquiring) < threads * (round + 1) { sched_yield() }
-        center.post(Counted(value: round))
-        afterEachPost(round)
-      }
-      finished.leave()
-    }.start()
+) async {
+  // Awaited, not waited for: blocking one of the few cooperative threads for seconds would starve
+  // the tests running alongside.
+  await withCheckedContinuation { continuation in
+    let arrivals = Atomic<Int>(0)
+    let finished = DispatchGroup()
+    for _ in 0..<threads {
+      finished.enter()
+      Thread {
+        for (round, center) in centers.enumerated() {
+          arrivals.add(1, ordering: .acquiringAndReleasing)
+          while arrivals.load(ordering: .acquiring) < threads * (round + 1) { sched_yield() }
+          center.post(Counted(value: round))
+          afterEachPost(round)
+        }
+        finished.leave()
+      }.start()
+    }
+    finished.notify(queue: .global()) { continuation.resume() }
   }
-  finished.wait()
 }
 
-/// Busy-waits for `duration`: a handler that takes a moment, without sleeping.
-private func spin(for duration: Duration) {
-  let clock = ContinuousClock()
-  let end = clock.now.advanced(by: duration)
-  while clock.now < end {}
+/// Expects every one-shot's call count to be 1, saying how many were not and the worst count.
+private func expectEachCalledOnce(_ calls: [Int], sourceLocation: SourceLocation = #_sourceLocation) {
+  let wrong = calls.count(where: { $0 != 1 })
+  #expect(
+    wrong == 0, "\(wrong) of \(calls.count) one-shots were not called exactly once (max \(calls.max() ?? 0) calls)",
+    sourceLocation: sourceLocation)
 }
