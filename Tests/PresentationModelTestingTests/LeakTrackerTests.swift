@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PresentationModelTesting
 import Testing
 
@@ -113,13 +114,7 @@ import Testing
   }
 
   @Test func aZeroDeadlineChecksOnceAndDoesNotWait() async {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+    let (tracker, holder) = trackLateWidget()
     let report = await tracker.checkForLeaks(timeout: .zero)
     #expect(report.survivors.count == 1)
     #expect(report.waited < .milliseconds(50))
@@ -128,13 +123,7 @@ import Testing
 
   @Test(.timeLimit(.minutes(1)))
   func waitsForAReleaseOneMainQueueTurnLate() async {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+    let (tracker, holder) = trackLateWidget()
     // Alive now: a single early check, as the classic teardown pattern makes, would report it.
     #expect(tracker.liveCount == 1)
     DispatchQueue.main.async { holder.completeAll() }
@@ -144,13 +133,7 @@ import Testing
 
   @Test(.timeLimit(.minutes(1)))
   func theBlockingCheckAlsoWaitsForALateRelease() {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+    let (tracker, holder) = trackLateWidget()
     #expect(tracker.liveCount == 1)
     DispatchQueue.global().async { holder.completeAll() }
     let report = tracker.checkForLeaksBlocking(timeout: .seconds(10))
@@ -158,18 +141,15 @@ import Testing
   }
 
   /// The blocking check waits for a release that a main-queue block makes 50 ms later, when it
-  /// runs off the main queue.
+  /// runs off the main queue (on a thread of its own: blocking one of the few cooperative threads
+  /// could starve the tests running alongside).
   @Test(.timeLimit(.minutes(1)))
-  func theBlockingCheckOffTheMainQueueWaitsForAMainQueueRelease() {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+  func theBlockingCheckOffTheMainQueueWaitsForAMainQueueRelease() async {
+    let (tracker, holder) = trackLateWidget()
     DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { holder.completeAll() }
-    let report = tracker.checkForLeaksBlocking(timeout: .seconds(10))
+    let report = await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: tracker.checkForLeaksBlocking(timeout: .seconds(10))) }.start()
+    }
     #expect(!report.hasLeaks, "\(report)")
     #expect(!report.mainQueueWasBlocked)
   }
@@ -179,13 +159,7 @@ import Testing
   /// the call to use instead, and that call, `await checkForLeaks()`, sees the release.
   @MainActor @Test(.timeLimit(.minutes(1)))
   func theBlockingCheckOnTheMainActorSaysItBlocksTheMainQueueAndWhatToCallInstead() async throws {
-    let tracker = LeakTracker()
-    let holder = DelayedRelease()
-    do {
-      let widget = Widget(name: "late")
-      holder.hold(widget)
-      tracker.track(widget)
-    }
+    let (tracker, holder) = trackLateWidget()
     DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { holder.completeAll() }
     let blocked = tracker.checkForLeaksBlocking(timeout: .milliseconds(200))
     #expect(blocked.survivors.map(\.typeName) == ["PresentationModelTestingTests.Widget"])
@@ -207,4 +181,14 @@ import Testing
     #expect(report.waited >= .milliseconds(30))
     cycle.onChange = nil
   }
+}
+
+/// A tracker watching one widget that only `holder` keeps alive, until its `completeAll()`.
+private func trackLateWidget() -> (tracker: LeakTracker, holder: DelayedRelease) {
+  let tracker = LeakTracker()
+  let holder = DelayedRelease()
+  let widget = Widget(name: "late")
+  holder.hold(widget)
+  tracker.track(widget)
+  return (tracker, holder)
 }

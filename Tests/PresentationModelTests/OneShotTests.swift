@@ -80,10 +80,7 @@ import Testing
     await postFromThreadsReleasedTogether(threads: threads, to: centers) { round in
       trials[round].postsReturned.add(1, ordering: .releasing)
     }
-    let calls = trials.map { $0.calls.load(ordering: .relaxed) }
-    let wrong = calls.count(where: { $0 != 1 })
-    #expect(
-      wrong == 0, "\(wrong) of \(calls.count) one-shots were not called exactly once (max \(calls.max() ?? 0) calls)")
+    expectEachCalledOnce(trials.map { $0.calls.load(ordering: .relaxed) })
     #expect(tokens.allSatisfy { !$0.isActive })
   }
 
@@ -114,43 +111,42 @@ import Testing
       ]
     }
     await postFromThreadsReleasedTogether(threads: threads, to: [center])
-    let calls = meetings.map { $0.calls.load(ordering: .relaxed) }
-    let wrong = calls.count(where: { $0 != 1 })
-    #expect(
-      wrong == 0, "\(wrong) of \(calls.count) one-shots were not called exactly once (max \(calls.max() ?? 0) calls)")
+    expectEachCalledOnce(meetings.map { $0.calls.load(ordering: .relaxed) })
     #expect(zip(tokens.indices, tokens).allSatisfy { $0.isMultiple(of: 2) ? $1.isActive : !$1.isActive })
   }
 }
 
 /// Starts `threads` threads that each post once to every center in turn (then call `afterEachPost`
-/// with the center's index), and waits for them without blocking a thread of the cooperative pool
-/// (other tests need those meanwhile). A spin barrier per center releases them together: everyone
-/// posts as soon as the last has arrived.
+/// with the center's index), and waits for them. A spin barrier per center releases them together:
+/// everyone posts as soon as the last has arrived.
 private func postFromThreadsReleasedTogether(
   threads: Int, to centers: [TypedNotificationCenter], afterEachPost: @escaping @Sendable (Int) -> Void = { _ in }
 ) async {
-  let arrivals = Atomic<Int>(0)
-  let finished = DispatchGroup()
-  for _ in 0..<threads {
-    finished.enter()
-    Thread {
-      for (round, center) in centers.enumerated() {
-        arrivals.add(1, ordering: .acquiringAndReleasing)
-        while arrivals.load(ordering: .acquiring) < threads * (round + 1) { sched_yield() }
-        center.post(Counted(value: round))
-        afterEachPost(round)
-      }
-      finished.leave()
-    }.start()
-  }
-  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+  // Awaited, not waited for: blocking one of the few cooperative threads for seconds would starve
+  // the tests running alongside.
+  await withCheckedContinuation { continuation in
+    let arrivals = Atomic<Int>(0)
+    let finished = DispatchGroup()
+    for _ in 0..<threads {
+      finished.enter()
+      Thread {
+        for (round, center) in centers.enumerated() {
+          arrivals.add(1, ordering: .acquiringAndReleasing)
+          while arrivals.load(ordering: .acquiring) < threads * (round + 1) { sched_yield() }
+          center.post(Counted(value: round))
+          afterEachPost(round)
+        }
+        finished.leave()
+      }.start()
+    }
     finished.notify(queue: .global()) { continuation.resume() }
   }
 }
 
-/// Busy-waits for `duration`: a handler that takes a moment, without sleeping.
-private func spin(for duration: Duration) {
-  let clock = ContinuousClock()
-  let end = clock.now.advanced(by: duration)
-  while clock.now < end {}
+/// Expects every one-shot's call count to be 1, saying how many were not and the worst count.
+private func expectEachCalledOnce(_ calls: [Int], sourceLocation: SourceLocation = #_sourceLocation) {
+  let wrong = calls.count(where: { $0 != 1 })
+  #expect(
+    wrong == 0, "\(wrong) of \(calls.count) one-shots were not called exactly once (max \(calls.max() ?? 0) calls)",
+    sourceLocation: sourceLocation)
 }

@@ -35,8 +35,8 @@ public final class TypedNotificationCenter: Sendable {
   /// The process-wide center, for apps that want a single one.
   public static let `default` = TypedNotificationCenter()
 
-  /// How deeply posts may nest on one thread before a debug build stops with a message naming the
-  /// notification type. Release builds do not check.
+  /// How deeply posts of one notification type may nest inside each other on one thread before a
+  /// debug build stops with a message naming the type and the cycle. Release builds do not check.
   public static let maximumNestedPostDepth = 100
 
   @usableFromInline
