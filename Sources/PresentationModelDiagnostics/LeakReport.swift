@@ -38,7 +38,7 @@ public struct LeakReport: Sendable, CustomStringConvertible {
     /// capturing it, or an owner you did not track. A path may run through a `weak` property, since
     /// `Mirror` cannot tell those apart.
     public let retainingPaths: [String]
-    /// Every live observer registration, in any ``TypedNotificationCenter`` of the process, whose
+    /// Every live observer registration, in any `TypedNotificationCenter` of the process, whose
     /// handler keeps it alive: the `observe` calls to fix. Empty where closure captures cannot be
     /// read (platforms with Objective-C interoperability).
     public let retainingObservers: [RetainingObserver]

@@ -58,7 +58,7 @@ public func expectNoObservers(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-/// The synchronous form of ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)``,
+/// The synchronous form of ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)-116yw``,
 /// for synchronous Swift Testing tests and XCTest test methods: it blocks while it polls (running
 /// the run loop between checks on the main thread, so a release queued on the main queue happens).
 ///
@@ -95,9 +95,9 @@ public func expectNoObservers(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-/// Expects a ``MainActorNotificationCenter`` to have no live observer registrations (optionally
+/// Expects a `MainActorNotificationCenter` to have no live observer registrations (optionally
 /// only of one notification type and/or one owner type), and fails listing each leftover with the
-/// line of its `observe` call; it polls like the form for a ``TypedNotificationCenter``.
+/// line of its `observe` call; it polls like the form for a `TypedNotificationCenter`.
 ///
 /// ```swift
 /// import PresentationModelTesting
@@ -124,7 +124,7 @@ public func expectNoObservers(
     at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-/// Expects a ``FoundationNotificationBridge`` to have no live registrations (optionally only of
+/// Expects a `FoundationNotificationBridge` to have no live registrations (optionally only of
 /// one notification type and/or one owner type), and fails listing each leftover with the line of
 /// its `observe` call. Asking also ends observations whose owner died unnoticed, which removes
 /// their Foundation observers.

@@ -1,6 +1,6 @@
 import PresentationModel
 
-/// Finds, in every live ``TypedNotificationCenter``, the registrations whose handlers keep given
+/// Finds, in every live `TypedNotificationCenter`, the registrations whose handlers keep given
 /// objects alive, by scanning the handlers' closure captures.
 enum RetainingObserverFinder {
   /// Values one handler's walk may visit.
@@ -60,7 +60,7 @@ enum RetainingObserverFinder {
   }
 }
 
-/// The ``ObserverToken``s an object holds in its stored properties (a few levels deep, through
+/// The `ObserverToken`s an object holds in its stored properties (a few levels deep, through
 /// collections and optionals), with their paths.
 enum TokenFinder {
   static let maximumDepth = 4

@@ -1,7 +1,7 @@
 import Foundation
 import PresentationModel
 
-/// Which registrations ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)``
+/// Which registrations `expectNoObservers(in:)`
 /// counts, and how it words a failure.
 enum ObserverFilter {
   /// Polls `listing` until no registration matches or `timeout` passes, and reports the leftovers
