@@ -131,7 +131,7 @@ public final class TypedNotificationCenter: Sendable {
     #endif
     snapshot.withUnsafeMutablePointerToElements { entries in
       for index in 0..<count {
-        _ = Entry.deliver(notification, senderID: senderID, to: entries + index)
+        Entry.deliver(notification, senderID: senderID, to: entries + index)
       }
     }
   }

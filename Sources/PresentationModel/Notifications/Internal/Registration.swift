@@ -1,5 +1,4 @@
 internal import Dispatch
-internal import Foundation
 public import Synchronization  // public: the inlinable post path uses Atomic
 
 /// The part of a registration that tokens and introspection see: its state and where it came
@@ -125,9 +124,16 @@ class RegistrationCore: @unchecked Sendable {
   @discardableResult
   final func end() -> Bool {
     guard markEnded() else { return false }
+    finishEnding()
+    return true
+  }
+
+  /// What ending does once `markEnded()` has been won: the center releases the handler, then
+  /// `didEnd()`. `end()` runs it at once; a one-shot runs it after its call (it marks itself ended
+  /// before calling, so that no other post calls it too).
+  final func finishEnding() {
     if let center { detach(from: center) }
     didEnd()
-    return true
   }
 
   /// Sets the ended state only; the first caller wins.
@@ -213,35 +219,30 @@ struct Entry<N: TypedNotification>: Sendable {
   /// entry's registration and handler outlive the call; the registration is therefore read without
   /// retaining it.
   ///
-  /// - Returns: `false` if the registration turned out to have ended, so the caller can reclaim it.
-  ///
   /// Inlinable, with the center's post path, so that it is specialised for `N` in the module that
   /// posts: unspecialised, every entry would look up generic metadata for `Handler<N>`.
   @inlinable @inline(__always)
-  static func deliver(_ notification: N, senderID: ObjectIdentifier?, to entry: UnsafeMutablePointer<Self>) -> Bool {
+  static func deliver(_ notification: N, senderID: ObjectIdentifier?, to entry: UnsafeMutablePointer<Self>) {
     // unowned(unsafe): the retained snapshot holding `entry` keeps the registration alive (see above).
     unowned(unsafe) let registration = entry.pointee.registration
-    guard registration.state.load(ordering: .acquiring) == 0 else { return false }
+    guard registration.state.load(ordering: .acquiring) == 0 else { return }
     let flags = registration.flags
     if flags == RegistrationCore.Flag.hasOwner {
       // An owner-bound observer on the posting thread, without a sender filter. The owner is
       // loaded before the handler is read, so the handler is not held across the runtime call.
       guard let owner = registration.owner else {
         registration.end()  // The owner deinitialised: this registration is over.
-        return false
+        return
       }
       #if DEBUG
         OwnerLoadProbe.loaded(owner)
       #endif
-      if callOwned(entry.pointee.handler, owner, notification) { return true }
+      if callOwned(entry.pointee.handler, owner, notification) { return }
     }
     // The common case: a token-bound observer on the posting thread.
-    if flags == RegistrationCore.Flag.endsWithToken && callPlain(entry.pointee.handler, notification) { return true }
-    switch entry.pointee.handler {
-    case let handler?:
-      return deliverSlowPath(notification, senderID: senderID, registration: registration, handler: handler)
-    case nil:
-      return false
+    if flags == RegistrationCore.Flag.endsWithToken && callPlain(entry.pointee.handler, notification) { return }
+    if let handler = entry.pointee.handler {
+      deliverSlowPath(notification, senderID: senderID, registration: registration, handler: handler)
     }
   }
 
@@ -273,46 +274,44 @@ struct Entry<N: TypedNotification>: Sendable {
   @usableFromInline
   static func deliverSlowPath(
     _ notification: N, senderID: ObjectIdentifier?, registration: Registration<N>, handler: Handler<N>
-  ) -> Bool {
+  ) {
     if registration.has(RegistrationCore.Flag.hasSender) {
       guard let sender = registration.sender else {
         registration.end()  // The sender filter can never match again.
-        return false
+        return
       }
       #if DEBUG
         OwnerLoadProbe.loaded(sender)
       #endif
-      guard let senderID, senderID == ObjectIdentifier(sender) else { return true }
+      guard let senderID, senderID == ObjectIdentifier(sender) else { return }
     }
     if registration.has(RegistrationCore.Flag.mainActor) && !MainQueue.isCurrent {
-      DispatchQueue.main.async { _ = call(notification, registration: registration, handler: handler) }
-      return true
+      DispatchQueue.main.async { call(notification, registration: registration, handler: handler) }
+      return
     }
-    return call(notification, registration: registration, handler: handler)
+    call(notification, registration: registration, handler: handler)
   }
 
   /// Calls the handler, re-checking liveness (a main-actor delivery may run long after the post).
-  private static func call(_ notification: N, registration: Registration<N>, handler: Handler<N>) -> Bool {
+  private static func call(_ notification: N, registration: Registration<N>, handler: Handler<N>) {
     if registration.has(RegistrationCore.Flag.oneShot) {
-      guard registration.markEnded() else { return false }
+      guard registration.markEnded() else { return }
       invoke(notification, registration: registration, handler: handler)
-      if let center = registration.center { center.detach(registration) }
-      registration.didEnd()
-      return true
+      registration.finishEnding()
+      return
     }
-    guard !registration.hasEnded else { return false }
-    return invoke(notification, registration: registration, handler: handler)
+    guard !registration.hasEnded else { return }
+    invoke(notification, registration: registration, handler: handler)
   }
 
-  @discardableResult
-  private static func invoke(_ notification: N, registration: Registration<N>, handler: Handler<N>) -> Bool {
+  private static func invoke(_ notification: N, registration: Registration<N>, handler: Handler<N>) {
     switch handler {
     case .plain(let body):
       body(notification)
     case .owned(let body):
       guard let owner = registration.owner else {
         registration.end()  // The owner deinitialised: this registration is over.
-        return false
+        return
       }
       #if DEBUG
         OwnerLoadProbe.loaded(owner)
@@ -321,6 +320,5 @@ struct Entry<N: TypedNotification>: Sendable {
     case .stream(let yield):
       yield(notification)
     }
-    return true
   }
 }

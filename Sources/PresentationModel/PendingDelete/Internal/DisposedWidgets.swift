@@ -21,7 +21,4 @@ struct DisposedWidgets {
     entries = entries.filter { $0.value.widget != nil }
     pruneThreshold = max(16, entries.count * 2)
   }
-
-  /// The number of entries kept, live or not yet pruned; for tests of the pruning.
-  var storedCount: Int { entries.count }
 }
