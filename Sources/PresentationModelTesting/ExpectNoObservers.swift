@@ -50,12 +50,10 @@ public func expectNoObservers(
   column: UInt = #column
 ) async -> [RegistrationInfo] {
   let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
-  let clock = ContinuousClock()
-  let start = clock.now
-  await Deadline.poll(timeout: timeout) { check.leftovers().isEmpty }
-  return check.finish(
-    waited: start.duration(to: clock.now),
-    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  return await ObserverFilter.expectNone(
+    check.leftovers, info: \.info, describe: ObserverFilter.describe, notificationType: notificationType,
+    ownerType: ownerType, timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  )
 }
 
 /// The synchronous form of ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)-116yw``,
@@ -87,12 +85,10 @@ public func expectNoObservers(
   column: UInt = #column
 ) -> [RegistrationInfo] {
   let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
-  let clock = ContinuousClock()
-  let start = clock.now
-  Deadline.pollBlocking(timeout: timeout) { check.leftovers().isEmpty }
-  return check.finish(
-    waited: start.duration(to: clock.now),
-    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  return ObserverFilter.expectNoneBlocking(
+    check.leftovers, info: \.info, describe: ObserverFilter.describe, notificationType: notificationType,
+    ownerType: ownerType, timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  )
 }
 
 /// Expects a `MainActorNotificationCenter` to have no live observer registrations (optionally
@@ -120,8 +116,13 @@ public func expectNoObservers(
   column: UInt = #column
 ) async -> [RegistrationInfo] {
   await ObserverFilter.expectNone(
-    in: { center.registrations }, notificationType: notificationType, ownerType: ownerType, timeout: timeout,
-    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    {
+      center.registrations.filter {
+        ObserverFilter.matches($0, notificationType: notificationType, ownerType: ownerType)
+      }
+    },
+    info: { $0 }, describe: \.description, notificationType: notificationType, ownerType: ownerType,
+    timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
 /// Expects a `FoundationNotificationBridge` to have no live registrations (optionally only of
@@ -153,6 +154,11 @@ public func expectNoObservers(
   column: UInt = #column
 ) async -> [RegistrationInfo] {
   await ObserverFilter.expectNone(
-    in: { bridge.registrations }, notificationType: notificationType, ownerType: ownerType, timeout: timeout,
-    at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    {
+      bridge.registrations.filter {
+        ObserverFilter.matches($0, notificationType: notificationType, ownerType: ownerType)
+      }
+    },
+    info: { $0 }, describe: \.description, notificationType: notificationType, ownerType: ownerType,
+    timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }

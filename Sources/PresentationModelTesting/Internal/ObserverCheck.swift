@@ -1,7 +1,7 @@
 import PresentationModel
 
-/// One `expectNoObservers` check: which registrations of a center count as leftovers, and the
-/// failure that lists them.
+/// Which registrations of a `TypedNotificationCenter` an `expectNoObservers` check counts as
+/// leftovers, with their owners, so that the failure can tell owners apart.
 struct ObserverCheck {
   let center: TypedNotificationCenter
   let notificationType: (any Any.Type)?
@@ -18,16 +18,5 @@ struct ObserverCheck {
         return (left, lhs.offset) < (right, rhs.offset)
       }
       .map(\.element)
-  }
-
-  /// Fails at `site` if leftovers remain; returns them.
-  func finish(waited: Duration, at site: CallSite) -> [RegistrationInfo] {
-    let remaining = leftovers()
-    if !remaining.isEmpty {
-      let message = ObserverFilter.failureMessage(
-        remaining, notificationType: notificationType, ownerType: ownerType, waited: waited)
-      FailureReporter.fail(message, at: site)
-    }
-    return remaining.map(\.info)
   }
 }

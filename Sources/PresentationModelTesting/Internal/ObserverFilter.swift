@@ -4,25 +4,44 @@ import PresentationModel
 /// Which registrations `expectNoObservers(in:)`
 /// counts, and how it words a failure.
 enum ObserverFilter {
-  /// Polls `listing` until no registration matches or `timeout` passes, and reports the leftovers
-  /// at `callSite`. Runs on the caller's actor, so `listing` may read a main-actor center.
-  static func expectNone(
-    in listing: () -> [RegistrationInfo], notificationType: (any Any.Type)?, ownerType: (any AnyObject.Type)?,
-    timeout: Duration, at callSite: CallSite, isolation: isolated (any Actor)? = #isolation
+  /// Polls `leftovers` until it is empty or `timeout` passes, and reports what is left at
+  /// `callSite`. Runs on the caller's actor, so `leftovers` may read a main-actor center.
+  static func expectNone<Leftover>(
+    _ leftovers: () -> [Leftover], info: (Leftover) -> RegistrationInfo, describe: (Leftover) -> String,
+    notificationType: (any Any.Type)?, ownerType: (any AnyObject.Type)?, timeout: Duration,
+    at callSite: CallSite, isolation: isolated (any Actor)? = #isolation
   ) async -> [RegistrationInfo] {
-    func leftovers() -> [RegistrationInfo] {
-      listing().filter { matches($0, notificationType: notificationType, ownerType: ownerType) }
-    }
-    let clock = ContinuousClock()
-    let start = clock.now
+    let start = ContinuousClock.now
     await Deadline.poll(timeout: timeout) { leftovers().isEmpty }
-    let remaining = leftovers()
+    return report(
+      leftovers(), info: info, describe: describe, notificationType: notificationType, ownerType: ownerType,
+      waited: start.duration(to: .now), at: callSite)
+  }
+
+  /// The blocking form of ``expectNone(_:info:describe:notificationType:ownerType:timeout:at:isolation:)``.
+  static func expectNoneBlocking<Leftover>(
+    _ leftovers: () -> [Leftover], info: (Leftover) -> RegistrationInfo, describe: (Leftover) -> String,
+    notificationType: (any Any.Type)?, ownerType: (any AnyObject.Type)?, timeout: Duration,
+    at callSite: CallSite
+  ) -> [RegistrationInfo] {
+    let start = ContinuousClock.now
+    Deadline.pollBlocking(timeout: timeout) { leftovers().isEmpty }
+    return report(
+      leftovers(), info: info, describe: describe, notificationType: notificationType, ownerType: ownerType,
+      waited: start.duration(to: .now), at: callSite)
+  }
+
+  /// Fails at `callSite` listing `remaining`, if any; returns their infos.
+  private static func report<Leftover>(
+    _ remaining: [Leftover], info: (Leftover) -> RegistrationInfo, describe: (Leftover) -> String,
+    notificationType: (any Any.Type)?, ownerType: (any AnyObject.Type)?, waited: Duration, at callSite: CallSite
+  ) -> [RegistrationInfo] {
     if !remaining.isEmpty {
       let message = failureMessage(
-        remaining, notificationType: notificationType, ownerType: ownerType, waited: start.duration(to: clock.now))
+        remaining.map(describe), notificationType: notificationType, ownerType: ownerType, waited: waited)
       FailureReporter.fail(message, at: callSite)
     }
-    return remaining
+    return remaining.map(info)
   }
 
   static func matches(
@@ -43,23 +62,8 @@ enum ObserverFilter {
     candidate is Base.Type
   }
 
-  static func failureMessage(
-    _ leftovers: [RegistrationSnapshot], notificationType: (any Any.Type)?,
-    ownerType: (any AnyObject.Type)?, waited: Duration
-  ) -> String {
-    message(leftovers.map(describe), notificationType: notificationType, ownerType: ownerType, waited: waited)
-  }
-
-  /// The failure for leftovers known only by their info (the main-actor center and the bridge).
-  static func failureMessage(
-    _ leftovers: [RegistrationInfo], notificationType: (any Any.Type)?,
-    ownerType: (any AnyObject.Type)?, waited: Duration
-  ) -> String {
-    message(leftovers.map(\.description), notificationType: notificationType, ownerType: ownerType, waited: waited)
-  }
-
   /// A header, then each distinct line once, in first-seen order, with a count for repeats.
-  private static func message(
+  static func failureMessage(
     _ descriptions: [String], notificationType: (any Any.Type)?, ownerType: (any AnyObject.Type)?,
     waited: Duration
   ) -> String {
