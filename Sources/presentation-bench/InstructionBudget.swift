@@ -18,6 +18,8 @@ enum InstructionBudget {
   static let enforced: Set<Rule> = [
     .noAllocationsPerPost,
     .allocationsPerObserveThenCancel,
+    .observeThenCancelVersusFoundationClassic,
+    .tokenPost1VersusFloor,
   ]
 
   struct Row: Codable, Sendable {

@@ -85,10 +85,10 @@ public final class FoundationNotificationBridge: Sendable {
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, N: FoundationNotification>(
     _ type: N.Type, object: AnyObject? = nil, owner: Owner,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
-    observeClassic(N.self, object: object, owner: owner, flags: 0, fileID: fileID, line: line) { registration, value in
+    observeClassic(N.self, object: object, owner: owner, flags: [], fileID: fileID, line: line) { registration, value in
       guard let owner = registration.liveOwner() else { return }
       handler(unsafeDowncast(owner, to: Owner.self), value)
     }
@@ -98,10 +98,10 @@ public final class FoundationNotificationBridge: Sendable {
   /// center, until the returned token is cancelled or released.
   public func observe<N: FoundationNotification>(
     _ type: N.Type, object: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    observeClassic(N.self, object: object, owner: nil, flags: 0, fileID: fileID, line: line) { _, value in
+    observeClassic(N.self, object: object, owner: nil, flags: [], fileID: fileID, line: line) { _, value in
       handler(value)
     }
   }
@@ -118,14 +118,14 @@ public final class FoundationNotificationBridge: Sendable {
   @discardableResult
   public func observeOnMainActor<Owner: AnyObject, N: FoundationNotification>(
     _ type: N.Type, object: AnyObject? = nil, owner: Owner,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (Owner, N) -> Void
   ) -> ObserverToken {
     let call: @MainActor (AnyObject, N) -> Void = { owner, value in
       handler(unsafeDowncast(owner, to: Owner.self), value)
     }
     return observeClassic(
-      N.self, object: object, owner: owner, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line
+      N.self, object: object, owner: owner, flags: .mainActor, fileID: fileID, line: line
     ) { registration, value in
       Self.onMainActor {
         guard let owner = registration.liveOwner() else { return }
@@ -139,11 +139,11 @@ public final class FoundationNotificationBridge: Sendable {
   @MainActor
   public func observeOnMainActor<N: FoundationNotification>(
     _ type: N.Type, object: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, object: object, owner: nil, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line
+      N.self, object: object, owner: nil, flags: .mainActor, fileID: fileID, line: line
     ) { registration, value in
       Self.onMainActor {
         guard registration.admitsDelivery() else { return }
@@ -171,11 +171,10 @@ public final class FoundationNotificationBridge: Sendable {
   @discardableResult
   public func observe<Owner: AnyObject, M: NotificationCenter.MainActorMessage>(
     _ type: M.Type, of subject: M.Subject? = nil, owner: Owner,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (Owner, M) -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
-    register(M.self, owner: owner, sender: subject, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line)
-    {
+    register(M.self, owner: owner, sender: subject, flags: .mainActor, fileID: fileID, line: line) {
       registration in
       let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
         guard let owner = registration.liveOwner() else { return }
@@ -195,10 +194,10 @@ public final class FoundationNotificationBridge: Sendable {
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, M: NotificationCenter.AsyncMessage>(
     _ type: M.Type, of subject: M.Subject? = nil, owner: Owner,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, M) async -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
-    register(M.self, owner: owner, sender: subject, flags: RegistrationCore.Flag.task, fileID: fileID, line: line) {
+    register(M.self, owner: owner, sender: subject, flags: .task, fileID: fileID, line: line) {
       registration in
       let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
         guard let owner = registration.liveOwner() else { return }
@@ -211,18 +210,24 @@ public final class FoundationNotificationBridge: Sendable {
   // MARK: Introspection
 
   /// The number of live registrations for `type`.
+  ///
+  /// Unlike the centers' queries, this one also ends the registrations it finds whose owner or
+  /// sender died: a Foundation center has no other moment to drop their observers, since the bridge
+  /// sees no post that does not reach them.
   public func observerCount<N>(for type: N.Type) -> Int {
-    liveRegistrations().filter { ObjectIdentifier($0.notificationType) == ObjectIdentifier(N.self) }.count
+    endDeadRegistrationsAndListLiveOnes().filter { ObjectIdentifier($0.notificationType) == ObjectIdentifier(N.self) }
+      .count
   }
 
   /// Every live registration, in registration order; each names the `observe` call that made it.
+  /// Like ``observerCount(for:)``, it ends the registrations it finds dead.
   public var registrations: [RegistrationInfo] {
-    liveRegistrations().map(\.info)
+    endDeadRegistrationsAndListLiveOnes().map(\.info)
   }
 
   /// The live registrations in order, ending those whose owner or sender died unnoticed (which
   /// removes their Foundation observers).
-  private func liveRegistrations() -> [RegistrationCore] {
+  private func endDeadRegistrationsAndListLiveOnes() -> [RegistrationCore] {
     let all = table.withLock { table in
       table.registrations.values.sorted { $0.order < $1.order }.map(\.registration)
     }
@@ -240,7 +245,7 @@ public final class FoundationNotificationBridge: Sendable {
   // MARK: Bookkeeping
 
   private func observeClassic<N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject?, owner: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
+    _ type: N.Type, object: AnyObject?, owner: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
     deliver: @escaping @Sendable (BridgedRegistration<N>, N) -> Void
   ) -> ObserverToken {
     register(N.self, owner: owner, sender: object, flags: flags, fileID: fileID, line: line) { registration in
@@ -259,7 +264,7 @@ public final class FoundationNotificationBridge: Sendable {
   /// Makes and lists a registration for `N`, then lets `install` add its Foundation observer
   /// (unless its owner or sender was already deinitialising: the token is then ended at once).
   private func register<N>(
-    _ type: N.Type, owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
+    _ type: N.Type, owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
     install: (BridgedRegistration<N>) -> FoundationObservation
   ) -> ObserverToken {
     let registration = BridgedRegistration<N>(
@@ -271,7 +276,7 @@ public final class FoundationNotificationBridge: Sendable {
   /// Lists `registration`; `false` (and ended) if its owner or sender was already deinitialising.
   private func admit<N>(_ registration: BridgedRegistration<N>) -> Bool {
     guard !registration.startsDead else {
-      _ = registration.markEnded()
+      registration.end()
       return false
     }
     table.withLock { table in

@@ -1,5 +1,5 @@
 internal import Dispatch
-public import Synchronization  // public: the inlinable post path reads a registration's Atomic state
+internal import Synchronization
 
 /// Delivers ``MainActorNotification``s to observers on the main actor, synchronously and in
 /// registration order. Nothing it carries needs to be `Sendable`: not the notification, not an
@@ -63,7 +63,7 @@ public final class MainActorNotificationCenter {
     // released elsewhere hands its channels to the main queue.
     let doomed = Doomed(channels: channels)
     for channel in doomed.channels.values {
-      for registration in channel.registrations { _ = registration.markEnded() }
+      for registration in channel.registrations { _ = registration.beginEnding() }
     }
     if MainQueue.isCurrent {
       // assumeIsolated: MainQueue.isCurrent means this runs on the main actor's executor.
@@ -120,9 +120,9 @@ public final class MainActorNotificationCenter {
   ) {
     // unowned(unsafe): the snapshot the caller iterates keeps the registration alive.
     unowned(unsafe) let registration = entry.registration
-    guard registration.state.load(ordering: .acquiring) == 0 else { return }
+    guard !registration.hasEnded else { return }
     let flags = registration.flags
-    if flags == RegistrationCore.Flag.hasOwner | RegistrationCore.Flag.mainActor {
+    if flags == [.hasOwner, .mainActor] {
       guard let owner = registration.owner else {
         registration.end()  // The owner deinitialised: this registration is over.
         return
@@ -130,7 +130,7 @@ public final class MainActorNotificationCenter {
       if case .owned(let body)? = entry.handler { body(owner, notification) }
       return
     }
-    if flags == RegistrationCore.Flag.endsWithToken | RegistrationCore.Flag.mainActor,
+    if flags == [.endsWithToken, .mainActor],
       case .plain(let body)? = entry.handler
     {
       body(notification)
@@ -147,7 +147,7 @@ public final class MainActorNotificationCenter {
     _ notification: N, senderID: ObjectIdentifier?, registration: MainActorRegistration<N>,
     handler: MainActorHandler<N>
   ) {
-    if registration.has(RegistrationCore.Flag.hasSender) {
+    if registration.flags.contains(.hasSender) {
       guard let sender = registration.sender else {
         registration.end()  // The sender filter can never match again.
         return
@@ -155,21 +155,21 @@ public final class MainActorNotificationCenter {
       guard let senderID, senderID == ObjectIdentifier(sender) else { return }
     }
     var owner: AnyObject?
-    if registration.has(RegistrationCore.Flag.hasOwner) {
+    if registration.flags.contains(.hasOwner) {
       owner = registration.owner
       guard owner != nil else {
         registration.end()
         return
       }
     }
-    let isOneShot = registration.has(RegistrationCore.Flag.oneShot)
+    let isOneShot = registration.flags.contains(.oneShot)
     // A one-shot ends before its call, so a post from inside its handler does not call it again.
-    if isOneShot { guard registration.markEnded() else { return } }
+    if isOneShot { guard registration.beginEnding() else { return } }
     switch handler {
     case .plain(let body): body(notification)
     case .owned(let body): body(owner.unsafelyUnwrapped, notification)
     }
-    if isOneShot { registration.didEnd() }
+    if isOneShot { registration.finishEnding() }
   }
 
   // MARK: Observing
@@ -195,11 +195,11 @@ public final class MainActorNotificationCenter {
   @discardableResult
   public func observe<Owner: AnyObject, N: MainActorNotification>(
     _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (Owner, N) -> Void
   ) -> ObserverToken {
     register(
-      owner: owner, sender: sender, flags: 0, fileID: fileID, line: line,
+      owner: owner, sender: sender, flags: [], fileID: fileID, line: line,
       handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
   }
 
@@ -210,21 +210,21 @@ public final class MainActorNotificationCenter {
   ///   the compiler warns when the result is unused.
   public func observe<N: MainActorNotification>(
     _ type: N.Type, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (N) -> Void
   ) -> ObserverToken {
-    register(owner: nil, sender: sender, flags: 0, fileID: fileID, line: line, handler: .plain(handler))
+    register(owner: nil, sender: sender, flags: [], fileID: fileID, line: line, handler: .plain(handler))
   }
 
   /// Calls `handler` with the next notification of type `type` only, then ends the observation.
   /// Releasing or cancelling the token before a notification arrives ends it without a call.
   public func observeOnce<N: MainActorNotification>(
     _ type: N.Type, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (N) -> Void
   ) -> ObserverToken {
     register(
-      owner: nil, sender: sender, flags: RegistrationCore.Flag.oneShot, fileID: fileID, line: line,
+      owner: nil, sender: sender, flags: .oneShot, fileID: fileID, line: line,
       handler: .plain(handler))
   }
 
@@ -233,11 +233,11 @@ public final class MainActorNotificationCenter {
   @discardableResult
   public func observeOnce<Owner: AnyObject, N: MainActorNotification>(
     _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (Owner, N) -> Void
   ) -> ObserverToken {
     register(
-      owner: owner, sender: sender, flags: RegistrationCore.Flag.oneShot, fileID: fileID, line: line,
+      owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line,
       handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
   }
 
@@ -246,46 +246,33 @@ public final class MainActorNotificationCenter {
   /// The number of live registrations for `type`: not cancelled, and whose owner (and sender
   /// filter, if any) is still alive.
   public func observerCount<N: MainActorNotification>(for type: N.Type) -> Int {
-    count(live: channels[ObjectIdentifier(N.self)]?.registrations ?? [])
+    (channels[ObjectIdentifier(N.self)]?.registrations ?? []).count(where: \.isLive)
   }
 
   /// Every live registration, grouped by notification type (types sorted by name) and in
   /// registration order within a type; each names the `observe` call that made it.
+  ///
+  /// Like ``observerCount(for:)``, it only reads: registrations whose owner or sender died are left
+  /// out here and ended by the next post that reaches them or by the next sweep.
   public var registrations: [RegistrationInfo] {
-    let groups = channels.values.map(\.registrations).compactMap { group in
+    channels.values.map(\.registrations).compactMap { group in
       group.first.map { (name: String(reflecting: $0.notificationType), registrations: group) }
     }.sorted { $0.name < $1.name }
-    let all = groups.flatMap(\.registrations)
-    let result = all.filter(\.isLive).map(\.info)
-    _ = count(live: all)  // end the dead ones found
-    return result
-  }
-
-  /// Counts the live registrations, ending those whose owner or sender died unnoticed.
-  private func count(live registrations: [RegistrationCore]) -> Int {
-    var live = 0
-    for registration in registrations {
-      if registration.isLive {
-        live += 1
-      } else if !registration.hasEnded {
-        registration.end()
-      }
-    }
-    return live
+      .flatMap { $0.registrations.filter(\.isLive).map(\.info) }
   }
 
   // MARK: Registration bookkeeping
 
   private func register<N: MainActorNotification>(
-    owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt,
+    owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
     handler: MainActorHandler<N>
   ) -> ObserverToken {
     let registration = MainActorRegistration<N>(
       center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
     let token = ObserverToken(registration: registration)
     // An owner already deinitialising cannot be referenced weakly: the weak load is nil at once.
-    if (owner != nil && registration.owner == nil) || (sender != nil && registration.sender == nil) {
-      _ = registration.markEnded()
+    if registration.startsDead {
+      registration.end()
       return token
     }
     var garbage: [Any] = []

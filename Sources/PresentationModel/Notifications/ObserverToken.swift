@@ -30,7 +30,7 @@ public final class ObserverToken: Hashable, Sendable {
   }
 
   deinit {
-    if registration.has(RegistrationCore.Flag.endsWithToken) { registration.end() }
+    if registration.flags.contains(.endsWithToken) { registration.end() }
   }
 
   /// Whether the observation can still deliver: not cancelled, not yet fired (one-shot), and its

@@ -39,24 +39,7 @@ public final class TypedNotificationCenter: Sendable {
   /// debug build stops with a message naming the type and the cycle. Release builds do not check.
   public static let maximumNestedPostDepth = 100
 
-  @usableFromInline
-  struct State {
-    @usableFromInline var channels = ChannelTable()
-    /// Channels with tombstones deferred because a post was reading their storage.
-    @usableFromInline var deferred: Set<ObjectIdentifier> = []
-    /// Entries visited by rebuilds of channels that have since been removed; see `storageWork`.
-    var storageWorkOfRemovedChannels = 0
-
-    /// Removes the channel of `key`; the channel itself is handed to `reclaimed`, to be released
-    /// after unlocking.
-    mutating func removeChannel(for key: ObjectIdentifier, into reclaimed: inout Reclaimed) {
-      guard let channel = channels.remove(key) else { return }
-      storageWorkOfRemovedChannels += channel.entriesVisited
-      reclaimed.keep(channel)
-    }
-  }
-
-  @usableFromInline let state = LockedState(State())
+  @usableFromInline let state = LockedState(CenterState())
 
   /// Creates an empty center.
   public init() {
@@ -65,15 +48,8 @@ public final class TypedNotificationCenter: Sendable {
 
   deinit {
     LiveCenters.remove(ObjectIdentifier(self))
-    let reclaimed = state.withLock { state in
-      var reclaimed = Reclaimed()
-      for channel in state.channels.values { channel.removeAll(into: &reclaimed) }
-      reclaimed.keep(state.channels)
-      state.channels = ChannelTable()
-      return reclaimed
-    }
-    // Registrations ended here finish their async sequences; handlers are released.
-    reclaimed.finish()
+    // Registrations ended here finish their async sequences; handlers are released after unlocking.
+    endAll()
   }
 
   // MARK: Posting
@@ -96,89 +72,6 @@ public final class TypedNotificationCenter: Sendable {
   @inlinable
   public func post<N: TypedNotification>(_ notification: N, from sender: AnyObject) {
     deliver(notification, senderID: ObjectIdentifier(sender))
-  }
-
-  // The post path is inlinable so that it is specialised for `N` where it is called: generic code
-  // would look up the metadata of `Channel<N>`, `EntryStorage<N>` and `Handler<N>` on every post.
-  @inlinable @inline(__always)
-  func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
-    guard let (snapshot, count) = beginPost(of: N.self) else { return }
-    deliver(notification, senderID: senderID, to: snapshot, count: count)
-    endPost(consume snapshot)
-  }
-
-  /// The storage of `N`'s channel, retained and counted as read (nothing mutates it until
-  /// `endPost`), and the number of entries in it.
-  @inlinable @inline(__always)
-  func beginPost<N: TypedNotification>(of _: N.Type) -> (EntryStorage<N>, Int)? {
-    let key = ObjectIdentifier(N.self)
-    return state.withLock { state in
-      guard let channel = state.channels[key] else { return nil }
-      let storage = unsafeDowncast(channel, to: Channel<N>.self).storage
-      let count = storage.beginRead()
-      return (storage, count)
-    }
-  }
-
-  /// Calls each entry of `snapshot` in order.
-  @inlinable @inline(__always)
-  func deliver<N: TypedNotification>(
-    _ notification: N, senderID: ObjectIdentifier?, to snapshot: borrowing EntryStorage<N>, count: Int
-  ) {
-    #if DEBUG
-      RecursionGuard.enter(N.self)
-      defer { RecursionGuard.leave() }
-    #endif
-    snapshot.withUnsafeMutablePointerToElements { entries in
-      for index in 0..<count {
-        Entry.deliver(notification, senderID: senderID, to: entries + index)
-      }
-    }
-  }
-
-  /// Counts the post out of `snapshot` under the lock (so the hand-over is visible to
-  /// ThreadSanitizer) and lets go of it, then applies tombstones deferred while posts were reading.
-  @inlinable @inline(__always)
-  func endPost<N: TypedNotification>(_ snapshot: consuming EntryStorage<N>) {
-    var held: EntryStorage<N>? = consume snapshot
-    let reclaimDeferred = state.withLock { state -> Bool in
-      if held.unsafelyUnwrapped.endRead() {
-        // The last reader of a retired storage: `held` is its last reference but for a rebuild's
-        // `Reclaimed`; it is released below, after unlocking, with the entries it still holds.
-      } else {
-        // Not the last reference, so no release runs here: the storage is still the channel's,
-        // and a channel is not removed while a post reads its storage.
-        held = nil
-      }
-      return !state.deferred.isEmpty
-    }
-    held = nil
-    if reclaimDeferred { self.reclaimDeferred() }
-  }
-
-  /// Applies tombstones that were deferred while posts were reading their storage.
-  @usableFromInline
-  func reclaimDeferred() {
-    let reclaimed = state.withLock { state in
-      var reclaimed = Reclaimed()
-      reclaimDeferred(in: &state, into: &reclaimed)
-      return reclaimed
-    }
-    reclaimed.finish()
-  }
-
-  /// Applies tombstones that were deferred while posts were reading their storage; under the lock.
-  private func reclaimDeferred(in state: inout State, into collected: inout Reclaimed) {
-    for key in state.deferred {
-      guard let channel = state.channels[key] else {
-        state.deferred.remove(key)
-        continue
-      }
-      if channel.reclaimIfUnused(into: &collected) {
-        state.deferred.remove(key)
-        if channel.count == 0 { state.removeChannel(for: key, into: &collected) }
-      }
-    }
   }
 
   // MARK: Observing with an owner
@@ -215,11 +108,11 @@ public final class TypedNotificationCenter: Sendable {
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, N: TypedNotification>(
     _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     register(
-      owner: owner, sender: sender, flags: 0, fileID: fileID, line: line,
+      owner: owner, sender: sender, flags: [], fileID: fileID, line: line,
       handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
   }
 
@@ -234,11 +127,11 @@ public final class TypedNotificationCenter: Sendable {
   @discardableResult
   public func observeOnMainActor<Owner: AnyObject & Sendable, N: TypedNotification>(
     _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     register(
-      owner: owner, sender: sender, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line,
+      owner: owner, sender: sender, flags: .mainActor, fileID: fileID, line: line,
       handler: .owned { owner, notification in
         let owner = unsafeDowncast(owner, to: Owner.self)  // Sendable from here on.
         MainActor.assumeIsolated { handler(owner, notification) }
@@ -262,10 +155,10 @@ public final class TypedNotificationCenter: Sendable {
   ///   the compiler warns when the result is unused.
   public func observe<N: TypedNotification>(
     _ type: N.Type, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    register(owner: nil, sender: sender, flags: 0, fileID: fileID, line: line, handler: Handler<N>.plain(handler))
+    register(owner: nil, sender: sender, flags: [], fileID: fileID, line: line, handler: .plain(handler))
   }
 
   /// Calls `handler` on the main actor with each notification of type `type` until the returned
@@ -273,11 +166,11 @@ public final class TypedNotificationCenter: Sendable {
   /// ``observeOnMainActor(_:owner:from:fileID:line:_:)``.
   public func observeOnMainActor<N: TypedNotification>(
     _ type: N.Type, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor @Sendable (N) -> Void
   ) -> ObserverToken {
     register(
-      owner: nil, sender: sender, flags: RegistrationCore.Flag.mainActor, fileID: fileID, line: line,
+      owner: nil, sender: sender, flags: .mainActor, fileID: fileID, line: line,
       handler: .plain { notification in MainActor.assumeIsolated { handler(notification) } })
   }
 
@@ -289,12 +182,12 @@ public final class TypedNotificationCenter: Sendable {
   /// token before a notification arrives ends it without a call.
   public func observeOnce<N: TypedNotification>(
     _ type: N.Type, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
     register(
-      owner: nil, sender: sender, flags: RegistrationCore.Flag.oneShot, fileID: fileID, line: line,
-      handler: Handler<N>.plain(handler))
+      owner: nil, sender: sender, flags: .oneShot, fileID: fileID, line: line,
+      handler: .plain(handler))
   }
 
   /// Calls `handler` with `owner` and the next notification of type `type` only, then ends the
@@ -302,11 +195,11 @@ public final class TypedNotificationCenter: Sendable {
   @discardableResult
   public func observeOnce<Owner: AnyObject & Sendable, N: TypedNotification>(
     _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     register(
-      owner: owner, sender: sender, flags: RegistrationCore.Flag.oneShot, fileID: fileID, line: line,
+      owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line,
       handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
   }
 
@@ -338,13 +231,12 @@ public final class TypedNotificationCenter: Sendable {
   ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   public func notifications<N: TypedNotification>(
     of type: N.Type, from sender: AnyObject? = nil, bufferingPolicy: NotificationBufferingPolicy,
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, line: Int = #line
   ) -> TypedNotificationSequence<N> {
     let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
     let registration = StreamRegistration(
       center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
-    let token = register(
-      registration, owner: nil, sender: sender, handler: Handler<N>.stream { _ = continuation.yield($0) })
+    let token = register(registration, handler: .plain { _ = continuation.yield($0) })
     continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
     return TypedNotificationSequence(stream: stream, token: token)
   }
@@ -354,7 +246,7 @@ public final class TypedNotificationCenter: Sendable {
   /// The number of live registrations for `type`: not cancelled, and whose owner (and sender
   /// filter, if any) is still alive.
   public func observerCount<N: TypedNotification>(for type: N.Type) -> Int {
-    liveRegistrations(of: ObjectIdentifier(N.self)).count
+    registrationsByLiveness(of: ObjectIdentifier(N.self)).live.count
   }
 
   /// Every live registration, grouped by notification type (types sorted by name) and in
@@ -362,13 +254,16 @@ public final class TypedNotificationCenter: Sendable {
   ///
   /// Each ``RegistrationInfo`` names the `observe` call that made it, so a test that expects no
   /// observers can say where a leftover one came from.
+  ///
+  /// Like ``observerCount(for:)``, it only reads: registrations whose owner or sender died are left
+  /// out here and ended by the next post that reaches them or by the next registration sweep.
   public var registrations: [RegistrationInfo] {
     let keys = state.withLock { state in state.channels.identifiers }
     // Stable across runs: types sorted by name, registration order within a type.
-    let groups = keys.map(liveRegistrations(of:)).filter { !$0.isEmpty }
-    let sortedGroups = groups.map { (name: String(reflecting: $0[0].notificationType), registrations: $0) }
+    return keys.map { registrationsByLiveness(of: $0).live }
+      .compactMap { live in live.first.map { (name: String(reflecting: $0.notificationType), registrations: live) } }
       .sorted { $0.name < $1.name }
-    return sortedGroups.flatMap { $0.registrations.map(\.info) }
+      .flatMap { $0.registrations.map(\.info) }
   }
 
   /// How many entries the center has visited while rebuilding its observer storage, over its whole
@@ -379,91 +274,5 @@ public final class TypedNotificationCenter: Sendable {
     state.withLock { state in
       state.channels.values.reduce(state.storageWorkOfRemovedChannels) { $0 + $1.entriesVisited }
     }
-  }
-
-  /// The live registrations of the channel of `key`, in registration order; those found with a
-  /// dead owner or sender are ended on the way (their entries are reclaimed).
-  ///
-  /// The only place that checks owners and senders besides delivery: it copies the registrations
-  /// out under the lock and loads owners after unlocking, because a load makes a strong reference
-  /// whose release may run the owner's `deinit`, which may call back into the center.
-  private func liveRegistrations(of key: ObjectIdentifier) -> [RegistrationCore] {
-    let registrations = state.withLock { state in state.channels[key]?.registrations ?? [] }
-    var live: [RegistrationCore] = []
-    live.reserveCapacity(registrations.count)
-    for registration in registrations {
-      if registration.isLive {
-        live.append(registration)
-      } else if !registration.hasEnded {
-        registration.end()
-      }
-    }
-    return live
-  }
-
-  // MARK: Registration bookkeeping
-
-  private func register<N: TypedNotification>(
-    owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString, line: UInt, handler: Handler<N>
-  ) -> ObserverToken {
-    #if DEBUG
-      if let owner {
-        OwnerCaptureCheck.check(owner: owner, handler: handler, flags: flags, fileID: fileID, line: line)
-      }
-    #endif
-    let registration = Registration<N>(
-      center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    return register(registration, owner: owner, sender: sender, handler: handler)
-  }
-
-  /// Adds `registration`, made for `owner` and `sender`, with `handler`.
-  ///
-  /// Kept apart from the construction of the registration so that the common path never mentions
-  /// `AsyncStream`, whose resilient metadata would be looked up on every registration.
-  private func register<N: TypedNotification>(
-    _ registration: Registration<N>, owner: AnyObject?, sender: AnyObject?, handler: Handler<N>
-  ) -> ObserverToken {
-    let token = ObserverToken(registration: registration)
-    #if DEBUG
-      RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
-    #endif
-    // An owner already deinitialising cannot be referenced weakly: the weak load is nil at once.
-    if (owner != nil && registration.owner == nil) || (sender != nil && registration.sender == nil) {
-      registration.end()
-      return token
-    }
-    let key = ObjectIdentifier(N.self)
-    let (reclaimed, sweepDue) = state.withLock { state in
-      var reclaimed = Reclaimed()
-      let channel: Channel<N>
-      if let existing = state.channels[key] {
-        channel = unsafeDowncast(existing, to: Channel<N>.self)
-      } else {
-        channel = Channel<N>()
-        state.channels.insert(channel, for: key)
-      }
-      let sweepDue = channel.append(registration, handler: handler, into: &reclaimed)
-      return (reclaimed, sweepDue)
-    }
-    reclaimed.finish()
-    if sweepDue { _ = liveRegistrations(of: key) }
-    return token
-  }
-
-  /// Releases the entry of `registration`, which has just ended.
-  func detach<N: TypedNotification>(_ registration: Registration<N>) {
-    let key = ObjectIdentifier(N.self)
-    let reclaimed = state.withLock { state in
-      var reclaimed = Reclaimed()
-      guard let existing = state.channels[key] else { return reclaimed }
-      let channel = unsafeDowncast(existing, to: Channel<N>.self)
-      if channel.tombstone(registration, into: &reclaimed) {
-        if channel.count == 0 { state.removeChannel(for: key, into: &reclaimed) }
-      } else {
-        state.deferred.insert(key)
-      }
-      return reclaimed
-    }
-    reclaimed.finish()
   }
 }

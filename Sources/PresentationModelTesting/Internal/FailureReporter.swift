@@ -9,7 +9,9 @@ import XCTest
 enum FailureReporter {
   /// Reports a problem the center found in a registration, at its `observe` call.
   @Sendable static func fail(_ finding: RegistrationDiagnostics.Finding) {
-    fail(finding.message, at: CallSite(fileID: finding.fileID, filePath: finding.fileID, line: finding.line, column: 1))
+    fail(
+      finding.message,
+      at: CallSite(fileID: finding.fileID, filePath: finding.fileID, line: UInt(finding.line), column: 1))
   }
 
   static func fail(_ message: String, at site: CallSite) {

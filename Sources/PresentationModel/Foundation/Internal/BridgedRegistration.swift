@@ -13,8 +13,8 @@ final class BridgedRegistration<N>: RegistrationCore, @unchecked Sendable {
   private let observation = LockedState<FoundationObservation?>(nil)
 
   init(
-    bridge: FoundationNotificationBridge, owner: AnyObject?, sender: AnyObject?, flags: UInt8,
-    fileID: StaticString, line: UInt
+    bridge: FoundationNotificationBridge, owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags,
+    fileID: StaticString, line: Int
   ) {
     self.bridge = bridge
     self.notificationCenter = bridge.notificationCenter
@@ -22,12 +22,6 @@ final class BridgedRegistration<N>: RegistrationCore, @unchecked Sendable {
   }
 
   override var notificationType: any Any.Type { N.self }
-
-  /// Whether an owner or sender given at registration was already deinitialising (nothing to
-  /// install then).
-  var startsDead: Bool {
-    (has(Flag.hasOwner) && owner == nil) || (has(Flag.hasSender) && sender == nil)
-  }
 
   /// Keeps the Foundation observer this registration installed, to remove it when it ends. If it
   /// ended meanwhile (its owner died during a post on another thread), removes it at once.
@@ -42,7 +36,7 @@ final class BridgedRegistration<N>: RegistrationCore, @unchecked Sendable {
   /// Whether a delivery may go ahead: not ended, sender filter alive (ends it otherwise).
   func admitsDelivery() -> Bool {
     guard !hasEnded else { return false }
-    if has(Flag.hasSender) && sender == nil {
+    if flags.contains(.hasSender) && sender == nil {
       end()
       return false
     }

@@ -103,7 +103,7 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
       var keep = entry.handler != nil && !registration.hasEnded
       if keep && !registration.isLive {
         keep = false
-        _ = registration.markEnded()  // its didEnd would only detach it, which this does
+        _ = registration.beginEnding()  // its didEnd would only detach it, which this does
       }
       if keep {
         registration.slot = kept.count
@@ -117,7 +117,7 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
   }
 
   override func endAll(into garbage: inout [Any]) {
-    for entry in entries { _ = entry.registration.markEnded() }
+    for entry in entries { _ = entry.registration.beginEnding() }
     garbage.append(entries)
     entries = []
     endedCount = 0

@@ -15,12 +15,13 @@ final class MainActorRegistration<N: MainActorNotification>: RegistrationCore, @
   private weak let mainActorCenter: MainActorNotificationCenter?
 
   init(
-    center: MainActorNotificationCenter, owner: AnyObject?, sender: AnyObject?, flags: UInt8, fileID: StaticString,
-    line: UInt
+    center: MainActorNotificationCenter, owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags,
+    fileID: StaticString,
+    line: Int
   ) {
     self.mainActorCenter = center
     super.init(
-      center: nil, owner: owner, sender: sender, flags: flags | Flag.mainActor, fileID: fileID, line: line)
+      center: nil, owner: owner, sender: sender, flags: flags.union(.mainActor), fileID: fileID, line: line)
   }
 
   override var notificationType: any Any.Type { N.self }

@@ -9,7 +9,7 @@ package enum RegistrationDiagnostics {
     package let message: String
     /// The `#fileID` of the `observe` call.
     package let fileID: StaticString
-    package let line: UInt
+    package let line: Int
   }
 
   /// Receives findings in the task that made the registration; set by the leak harness around a
@@ -85,12 +85,12 @@ package enum RegistrationDiagnostics {
 
     private struct CallSite: Hashable {
       let fileID: UInt
-      let line: UInt
+      let line: Int
     }
 
     private static let cleanChecks = LockedState<[CallSite: Int]>([:])
 
-    static func check(owner: AnyObject, handler: Any, flags: UInt8, fileID: StaticString, line: UInt) {
+    static func check(owner: AnyObject, handler: Any, flags: RegistrationFlags, fileID: StaticString, line: Int) {
       let site = CallSite(
         fileID: fileID.hasPointerRepresentation ? UInt(bitPattern: fileID.utf8Start) : UInt(fileID.unicodeScalar.value),
         line: line)
@@ -103,9 +103,9 @@ package enum RegistrationDiagnostics {
       }
       let ownerName = String(describing: type(of: owner))
       let method =
-        flags & RegistrationCore.Flag.oneShot != 0
+        flags.contains(.oneShot)
         ? "observeOnce(_:owner:)"
-        : flags & RegistrationCore.Flag.mainActor != 0 ? "observeOnMainActor(_:owner:)" : "observe(_:owner:)"
+        : flags.contains(.mainActor) ? "observeOnMainActor(_:owner:)" : "observe(_:owner:)"
       let location = "\(fileID):\(line)"
       let route = CaptureScanner.route(path).map { " " + $0 } ?? ""
       let message =

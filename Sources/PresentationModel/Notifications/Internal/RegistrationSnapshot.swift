@@ -1,9 +1,9 @@
 /// A live registration and the handler its center calls, copied out for diagnostics.
 package struct RegistrationSnapshot: @unchecked Sendable {
-  // @unchecked Sendable: `handler` is a `Handler<N>` (Sendable) held as `Any`; `registration` is a
+  // @unchecked Sendable: `handler` is a `@Sendable` closure held as `Any`; `registration` is a
   // RegistrationCore, which is Sendable.
   package let info: RegistrationInfo
-  /// The registration's `Handler<N>`, whose closure the leak harness scans for captures.
+  /// The registration's handler, whose closure the leak harness scans for captures.
   package let handler: Any
   let registration: RegistrationCore
 
@@ -11,31 +11,17 @@ package struct RegistrationSnapshot: @unchecked Sendable {
   package var owner: AnyObject? { registration.owner }
   /// The identity of the registration, to compare with a token's.
   package var identity: ObjectIdentifier { ObjectIdentifier(registration) }
-}
 
-/// Lets the center copy a channel's handlers without knowing its notification type.
-protocol HandlerSnapshotting {
-  /// The live entries' registrations and handlers; under the center's lock.
-  func liveHandlers() -> [(registration: RegistrationCore, handler: Any)]
-}
-
-extension Channel: HandlerSnapshotting {
-  func liveHandlers() -> [(registration: RegistrationCore, handler: Any)] {
-    storage.withUnsafeMutablePointers { header, entries in
-      (0..<header.pointee.count).compactMap { index -> (registration: RegistrationCore, handler: Any)? in
-        let entry = entries[index]
-        guard let handler = entry.handler, !entry.registration.hasEnded else { return nil }
-        return (entry.registration, handler)
-      }
-    }
-  }
-}
-
-extension RegistrationSnapshot {
   /// A snapshot of `copied`, if its registration is still live.
   init?(_ copied: (registration: RegistrationCore, handler: Any)) {
     guard copied.registration.isLive else { return nil }
     self.init(info: copied.registration.info, handler: copied.handler, registration: copied.registration)
+  }
+
+  private init(info: RegistrationInfo, handler: Any, registration: RegistrationCore) {
+    self.info = info
+    self.handler = handler
+    self.registration = registration
   }
 }
 
@@ -52,7 +38,7 @@ extension TypedNotificationCenter {
   /// The registrations and handlers of every channel, retained; under the center's lock.
   func copyLiveHandlers() -> [(registration: RegistrationCore, handler: Any)] {
     state.withLock { state in
-      state.channels.values.flatMap { channel in (channel as? any HandlerSnapshotting)?.liveHandlers() ?? [] }
+      state.channels.values.flatMap { $0.registrationsWithHandlers() }
     }
   }
 

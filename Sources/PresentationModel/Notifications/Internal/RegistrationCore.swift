@@ -1,0 +1,126 @@
+public import Synchronization  // public: the inlinable post path uses Atomic
+
+/// The part of a registration that tokens and introspection see: whether it ended, what it is and
+/// where it came from. It never holds the handler, so a token that outlives its observation keeps
+/// nothing of the handler's captures alive.
+///
+/// A registration is *live* while it has not ended and, when it has them, its owner and its sender
+/// filter are alive. It ends exactly once, through `end()` (see Ending.swift).
+//
+// @unchecked Sendable: every stored property is immutable after init (`let`), a `weak let` (the
+// runtime makes weak loads thread-safe), the `Atomic` ended state, or `storedSlot`, which is only
+// read and written while the owning center's lock is held. `fileIDStart` points into a string
+// literal, which is immutable and lives as long as the process.
+//
+// Layout: one registration is made per observation, so its fields are ordered and sized to fit a
+// 72-byte object (an 80-byte malloc chunk): the one-byte fields and the line share a word, the file
+// name is a pointer and a 32-bit count instead of a 17-byte `StaticString`, and the slot is 32-bit.
+@usableFromInline
+class RegistrationCore: @unchecked Sendable {
+  /// Set once, by the first caller of `beginEnding()`.
+  @usableFromInline let ended = Atomic<Bool>(false)
+  @usableFromInline let flags: RegistrationFlags
+  private let storedLine: UInt32
+  weak let center: TypedNotificationCenter?
+  @usableFromInline weak let owner: AnyObject?
+  @usableFromInline weak let sender: AnyObject?
+  let ownerType: (any AnyObject.Type)?
+  /// The UTF-8 of the `#fileID` literal, or `nil` when the literal was a single scalar, which is
+  /// then stored in `fileIDCount`.
+  private let fileIDStart: UnsafePointer<UInt8>?
+  private let fileIDCount: UInt32
+  // @exclusivity(unchecked): read and written only under the center's lock (see above), which
+  // already makes every access exclusive.
+  @exclusivity(unchecked) private var storedSlot: Int32 = -1
+
+  /// `center` is `nil` for registrations that belong to another kind of center (the main-actor
+  /// center, the Foundation bridge); they detach themselves in `didEnd()`.
+  init(
+    center: TypedNotificationCenter?, owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags,
+    fileID: StaticString, line: Int
+  ) {
+    self.center = center
+    self.owner = owner
+    self.ownerType = owner.map { type(of: $0) }
+    self.sender = sender
+    var flags = flags
+    if owner != nil { flags.insert(.hasOwner) }
+    if sender != nil { flags.insert(.hasSender) }
+    if owner == nil && !flags.contains(.stream) { flags.insert(.endsWithToken) }
+    self.flags = flags
+    self.storedLine = UInt32(clamping: line)
+    if fileID.hasPointerRepresentation {
+      self.fileIDStart = fileID.utf8Start
+      self.fileIDCount = UInt32(clamping: fileID.utf8CodeUnitCount)
+    } else {
+      self.fileIDStart = nil
+      self.fileIDCount = fileID.unicodeScalar.value
+    }
+  }
+
+  /// Index of this registration's entry in its channel's storage, `-1` when it has none. Guarded by
+  /// the center's lock.
+  final var slot: Int {
+    get { Int(storedSlot) }
+    set { storedSlot = Int32(newValue) }
+  }
+
+  @inlinable @inline(__always) final var hasEnded: Bool { ended.load(ordering: .acquiring) }
+
+  /// Whether an owner or sender given at registration was already deinitialising: a weak
+  /// reference to such an object reads `nil` at once, so the registration can never deliver.
+  final var startsDead: Bool {
+    (flags.contains(.hasOwner) && owner == nil) || (flags.contains(.hasSender) && sender == nil)
+  }
+
+  /// Whether the registration has not ended and its owner and sender filter are alive.
+  ///
+  /// A `true` answer is a snapshot: another thread may end the registration right after.
+  ///
+  /// Never call it while the center's lock is held: it loads the owner and the sender strongly, and
+  /// releasing such a load may run their `deinit` (see ``OwnerLoadProbe``).
+  final var isLive: Bool {
+    guard !hasEnded else { return false }
+    if flags.contains(.hasOwner) {
+      guard let owner else { return false }
+      #if DEBUG
+        OwnerLoadProbe.loaded(owner)
+      #endif
+    }
+    if flags.contains(.hasSender) {
+      guard let sender else { return false }
+      #if DEBUG
+        OwnerLoadProbe.loaded(sender)
+      #endif
+    }
+    return true
+  }
+
+  /// Removes the entry from `center` (typed, so overridden by `Registration<N>`).
+  func detach(from center: TypedNotificationCenter) {}
+
+  /// Called once after the registration ended (stream registrations finish their stream; other
+  /// centers' registrations detach themselves).
+  func didEnd() {}
+
+  /// The notification type, for introspection.
+  var notificationType: any Any.Type { fatalError("abstract") }
+
+  /// The `#fileID` of the `observe` call.
+  final var fileID: String {
+    guard let fileIDStart else { return Unicode.Scalar(fileIDCount).map { String($0) } ?? "?" }
+    return String(decoding: UnsafeBufferPointer(start: fileIDStart, count: Int(fileIDCount)), as: UTF8.self)
+  }
+
+  /// The line of the `observe` call (lines past `UInt32.max` read as `UInt32.max`).
+  final var line: Int { Int(storedLine) }
+
+  final var info: RegistrationInfo {
+    let delivery: RegistrationInfo.Delivery =
+      flags.contains(.stream)
+      ? .asyncSequence : flags.contains(.mainActor) ? .mainActor : flags.contains(.task) ? .task : .postingThread
+    return RegistrationInfo(
+      notificationType: notificationType, ownerType: ownerType, fileID: fileID, line: line,
+      delivery: delivery, isOneShot: flags.contains(.oneShot), filtersBySender: flags.contains(.hasSender))
+  }
+}

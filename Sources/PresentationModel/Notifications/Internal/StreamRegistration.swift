@@ -1,0 +1,17 @@
+/// A registration feeding an async sequence: ending it finishes the sequence.
+final class StreamRegistration<N: TypedNotification>: Registration<N>, @unchecked Sendable {
+  // @unchecked Sendable: adds only an immutable `AsyncStream.Continuation`, which is Sendable.
+  let continuation: AsyncStream<N>.Continuation
+
+  init(
+    center: TypedNotificationCenter, sender: AnyObject?, fileID: StaticString, line: Int,
+    continuation: AsyncStream<N>.Continuation
+  ) {
+    self.continuation = continuation
+    super.init(center: center, owner: nil, sender: sender, flags: .stream, fileID: fileID, line: line)
+  }
+
+  override func didEnd() {
+    continuation.finish()
+  }
+}
