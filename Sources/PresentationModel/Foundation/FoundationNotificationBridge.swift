@@ -46,12 +46,13 @@ public final class FoundationNotificationBridge: Sendable {
   /// The Foundation center this bridge observes.
   public let notificationCenter: NotificationCenter
 
-  private struct Table {
+  /// The registrations made through the bridge, in the order they were made.
+  struct Table {
     var registrations: [ObjectIdentifier: (order: Int, registration: RegistrationCore)] = [:]
     var nextOrder = 0
   }
 
-  private let table = LockedState(Table())
+  let table = LockedState(Table())
 
   /// Creates a bridge that observes `notificationCenter`.
   public init(_ notificationCenter: NotificationCenter) {
@@ -242,67 +243,4 @@ public final class FoundationNotificationBridge: Sendable {
     return live
   }
 
-  // MARK: Bookkeeping
-
-  private func observeClassic<N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject?, owner: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
-    deliver: @escaping @Sendable (BridgedRegistration<N>, N) -> Void
-  ) -> ObserverToken {
-    register(N.self, owner: owner, sender: object, flags: flags, fileID: fileID, line: line) { registration in
-      let observer = notificationCenter.addObserver(forName: N.name, object: object, queue: nil) { notification in
-        guard registration.admitsDelivery() else { return }
-        guard let value = N(notification) else {
-          ConversionFailures.report(N.self, name: N.name)
-          return
-        }
-        deliver(registration, value)
-      }
-      return .classic(observer)
-    }
-  }
-
-  /// Makes and lists a registration for `N`, then lets `install` add its Foundation observer
-  /// (unless its owner or sender was already deinitialising: the token is then ended at once).
-  private func register<N>(
-    _ type: N.Type, owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
-    install: (BridgedRegistration<N>) -> FoundationObservation
-  ) -> ObserverToken {
-    let registration = BridgedRegistration<N>(
-      bridge: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    if admit(registration) { registration.install(install(registration)) }
-    return ObserverToken(registration: registration)
-  }
-
-  /// Lists `registration`; `false` (and ended) if its owner or sender was already deinitialising.
-  private func admit<N>(_ registration: BridgedRegistration<N>) -> Bool {
-    guard !registration.startsDead else {
-      registration.end()
-      return false
-    }
-    table.withLock { table in
-      table.registrations[ObjectIdentifier(registration)] = (table.nextOrder, registration)
-      table.nextOrder += 1
-    }
-    return true
-  }
-
-  /// Drops `registration`, which has ended, from the list.
-  func forget(_ registration: RegistrationCore) {
-    let removed = table.withLock { $0.registrations.removeValue(forKey: ObjectIdentifier(registration)) }
-    _ = removed  // released here, after the lock
-  }
-
-  /// Runs `body` on the main actor: at once when already there, otherwise enqueued on the main
-  /// queue.
-  private static func onMainActor(_ body: @escaping @MainActor () -> Void) {
-    if MainQueue.isCurrent {
-      // assumeIsolated: MainQueue.isCurrent means this runs on the main actor's executor.
-      MainActor.assumeIsolated { body() }
-    } else {
-      DispatchQueue.main.async {
-        // assumeIsolated: a block on the main queue runs on the main actor's executor.
-        MainActor.assumeIsolated { body() }
-      }
-    }
-  }
 }

@@ -1,0 +1,97 @@
+#if !canImport(ObjectiveC)
+  enum CaptureLayouts {
+    // @unchecked Sendable: `Layout` holds metatypes and integers only, which are immutable.
+    private struct Cache: @unchecked Sendable {
+      var layouts: [UnsafeRawPointer: MangledName.Layout] = [:]
+    }
+
+    private static let cache = LockedState(Cache())
+
+    static func layout(ofCaptureNamed name: UnsafePointer<UInt8>) -> MangledName.Layout {
+      let key = UnsafeRawPointer(name)
+      if let known = cache.withLock({ $0.layouts[key] }) { return known }
+      // Resolved outside the lock: resolving may instantiate metadata, which takes runtime locks.
+      let layout = MangledName(name).layout()
+      cache.withLock { $0.layouts[key] = layout }
+      return layout
+    }
+  }
+
+  /// A mangled type name from reflection metadata, which may embed symbolic references (a control
+  /// byte followed by a 4-byte relative offset or a pointer).
+  struct MangledName {
+    let start: UnsafePointer<UInt8>
+    let length: Int
+    /// The characters after the last symbolic reference: the outermost type's mangling operators.
+    let tail: [UInt8]
+
+    init(_ start: UnsafePointer<UInt8>) {
+      self.start = start
+      var index = 0
+      var tailStart = 0
+      while start[index] != 0 {
+        switch start[index] {
+        case 0x01...0x17:
+          index += 1 + 4
+          tailStart = index
+        case 0x18...0x1F:
+          index += 1 + MemoryLayout<UInt>.size
+          tailStart = index
+        default:
+          index += 1
+        }
+      }
+      self.length = index
+      self.tail = Array(UnsafeBufferPointer(start: start + tailStart, count: index - tailStart))
+    }
+
+    enum Layout {
+      /// A type the runtime resolves: load and walk it.
+      case value(Any.Type)
+      /// A `weak` or `unowned` reference: holds nothing alive; skip its bytes.
+      case skipped(size: Int, alignment: Int)
+      /// A captured `var`: a pointer to its box.
+      case box
+      /// A closure whose type the runtime cannot resolve: function pointer and context.
+      case thickFunction
+      /// Anything else: the layout from here on is unknown.
+      case unknown
+    }
+
+    func resolve(length: Int) -> Any.Type? {
+      _getTypeByMangledNameInContext(start, UInt(length), genericContext: nil, genericArguments: nil)
+    }
+
+    func layout() -> Layout {
+      // Reference storage and boxes first: the runtime resolves `weak T?` as plain `T?`, and
+      // loading a weak reference as a strong one would read the wrong bits. SIL function types
+      // next: the runtime cannot resolve them, and failing is slow (it formats an error).
+      let kind = tail.count >= 2 ? String(decoding: tail.suffix(2), as: UTF8.self) : ""
+      switch kind {
+      case "Xw", "Xo", "Xu":  // weak, unowned, unowned(unsafe): the same layout as the referent
+        guard let referent = resolve(length: length - 2) else { return .unknown }
+        return .skipped(size: sizeOf(referent), alignment: alignmentOf(referent))
+      case "Xb", "Xx", "XX":  // SIL box types
+        return .box
+      default:
+        if isThickFunction { return .thickFunction }
+        return resolve(length: length).map(Layout.value) ?? .unknown
+      }
+    }
+
+    /// Whether the name ends in a SIL function type (`… I <attributes> _`) with a thick callee
+    /// convention: owned, guaranteed or unowned, and a Swift (not C or block) representation.
+    private var isThickFunction: Bool {
+      guard tail.last == UInt8(ascii: "_"), let marker = tail.lastIndex(of: UInt8(ascii: "I")) else { return false }
+      let attributes = tail[(marker + 1)..<(tail.count - 1)]
+      guard attributes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return false }
+      // Optional leading attributes: pseudo-generic, escaping, isolated(any), differentiability.
+      guard
+        let callee = attributes.first(where: { !"PeAdlf".utf8.contains($0) }),
+        "gxy".utf8.contains(callee)
+      else { return false }
+      let afterCallee = attributes.drop(while: { $0 != callee }).dropFirst()
+      return afterCallee.first.map { !"BC".utf8.contains($0) } ?? true
+    }
+  }
+#endif
