@@ -1,5 +1,6 @@
 import PresentationModel
 import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 import TouchTrackerExample
 
@@ -123,7 +124,7 @@ import TouchTrackerExample
   /// while nothing is selected, and is visible only for a selected line that exists.
   @Test(arguments: [1, 2, 3, 0xDEAD_BEEF, 20_240_601] as [UInt64])
   func menuIsNeverVisibleWithoutASelection(seed: UInt64) {
-    var random = SplitMix64(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let canvas = makeCanvas()
     func randomPoint() -> Point {
       Point(x: Double.random(in: 0...200, using: &random), y: Double.random(in: 0...200, using: &random))

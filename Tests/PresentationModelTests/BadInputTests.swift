@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 @Suite struct BadInputTests {
@@ -23,8 +24,8 @@ import Testing
   @Test func observingWithAnOwnerThatIsBeingTornDownRegistersNothing() {
     final class TearingDown: Sendable {
       let center: TypedNotificationCenter
-      let result: Recorder
-      init(center: TypedNotificationCenter, result: Recorder) {
+      let result: LockedLog<String>
+      init(center: TypedNotificationCenter, result: LockedLog<String>) {
         self.center = center
         self.result = result
       }
@@ -34,7 +35,7 @@ import Testing
       }
     }
     let center = TypedNotificationCenter()
-    let result = Recorder()
+    let result = LockedLog<String>()
     _ = TearingDown(center: center, result: result)
     #expect(result.entries == ["ended"])
     #expect(center.observerCount(for: Counted.self) == 0)
@@ -61,7 +62,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aChainOfManyDifferentTypesPostedOnceEachIsNotStopped() async {
       await #expect(processExitsWith: .success) {
         let center = TypedNotificationCenter()
-        let reached = Recorder()
+        let reached = LockedLog<String>()
         let tokens = registerChain(Counted.self, links: TypedNotificationCenter.maximumNestedPostDepth, on: center) {
           reached.record("innermost")
         }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PresentationModel
 import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 /// A Foundation notification with a payload in `userInfo`, as system notifications carry theirs.
@@ -62,7 +63,7 @@ func eventually(_ condition: () -> Bool) async {
   @Test func ownerBoundObservationReceivesTypedValuesAndEndsWithItsOwner() async {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let log = Recorder()
+    let log = LockedLog<String>()
     let handlerReleased = ReleaseFlag()
     var owner: Owner? = Owner("meter", log: log)
     let probe = handlerReleased.probe()
@@ -89,7 +90,7 @@ func eventually(_ condition: () -> Bool) async {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handlerReleased = ReleaseFlag()
-    var owner: Owner? = Owner("o", log: Recorder())
+    var owner: Owner? = Owner("o", log: LockedLog<String>())
     let probe = handlerReleased.probe()
     bridge.observe(CacheTrimmed.self, owner: owner!) { _, _ in withExtendedLifetime(probe) {} }
     _ = consume probe
@@ -101,7 +102,7 @@ func eventually(_ condition: () -> Bool) async {
   @Test func tokenBoundObservationEndsWhenCancelledOrReleased() {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let log = Recorder()
+    let log = LockedLog<String>()
     let firstReleased = ReleaseFlag()
     let secondReleased = ReleaseFlag()
     let firstProbe = firstReleased.probe()
@@ -129,7 +130,7 @@ func eventually(_ condition: () -> Bool) async {
   @Test func objectFilterDeliversOnlyThatObjectsPosts() {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let log = Recorder()
+    let log = LockedLog<String>()
     let left = Sender()
     let right = Sender()
     let token = bridge.observe(CacheTrimmed.self, object: left) { trimmed in log.record("\(trimmed.freedBytes)") }
@@ -143,7 +144,7 @@ func eventually(_ condition: () -> Bool) async {
   @Test func aNotificationThatDoesNotConvertIsSkippedAndReportedOnce() {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let log = Recorder()
+    let log = LockedLog<String>()
     let token = bridge.observe(NeverConverts.self) { _ in log.record("called") }
     for _ in 0..<3 { foundation.post(name: NeverConverts.name, object: nil) }
     #expect(log.entries.isEmpty)
@@ -196,7 +197,7 @@ func eventually(_ condition: () -> Bool) async {
   @Test func registrationsNameTheObserveCallAndTheLeakCheckSeesThem() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let owner = Owner("o", log: Recorder())
+    let owner = Owner("o", log: LockedLog<String>())
     let line = #line + 1
     bridge.observe(CacheTrimmed.self, owner: owner) { _, _ in }
     let registration = try #require(bridge.registrations.first)
@@ -216,7 +217,7 @@ func eventually(_ condition: () -> Bool) async {
     let foundation = NotificationCenter()
     var bridge: FoundationNotificationBridge? = FoundationNotificationBridge(foundation)
     let handlerReleased = ReleaseFlag()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let probe = handlerReleased.probe()
     let token = bridge!.observe(CacheTrimmed.self) { _ in withExtendedLifetime(probe) { log.record("called") } }
     _ = consume probe
@@ -228,7 +229,7 @@ func eventually(_ condition: () -> Bool) async {
   }
 
   @Test func theDefaultCenterWorksThroughTheDefaultBridge() async {
-    let log = Recorder()
+    let log = LockedLog<String>()
     var owner: Owner? = Owner("default", log: log)
     FoundationNotificationBridge.default.observe(CacheTrimmed.self, owner: owner!) { owner, trimmed in
       owner.log.record("\(trimmed.freedBytes)")
@@ -275,7 +276,7 @@ func eventually(_ condition: () -> Bool) async {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handlerReleased = ReleaseFlag()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var owner: Owner? = Owner("sync", log: log)
     let probe = handlerReleased.probe()
     bridge.observe(SyncFinished.self, owner: owner!) { owner, finished in

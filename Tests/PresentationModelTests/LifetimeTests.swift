@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 @Suite struct LifetimeTests {
@@ -23,7 +24,7 @@ import Testing
   /// what is still delivered and counted, and that nothing outlives its last user reference.
   @Test(arguments: everyReleaseOrder)
   func releasingInAnyOrderLeavesNothingBehind(order: [Party]) {
-    let log = Recorder()
+    let log = LockedLog<String>()
     var center: TypedNotificationCenter? = TypedNotificationCenter()
     var owner: Owner? = Owner("owner", log: log)
     var sender: Sender? = Sender()
@@ -110,7 +111,7 @@ import Testing
     do {
       let captured = Captured()
       weakCaptured = captured
-      var owners: [Owner] = (0..<10).map { Owner("\($0)", log: Recorder()) }
+      var owners: [Owner] = (0..<10).map { Owner("\($0)", log: LockedLog<String>()) }
       for owner in owners {
         center.observe(Counted.self, owner: owner) { _, _ in withExtendedLifetime(captured) {} }
       }
@@ -118,7 +119,7 @@ import Testing
     }
     #expect(weakCaptured != nil, "nobody looked yet: storage is reclaimed lazily")
     // Registering more observers sweeps dead entries once the channel has grown enough.
-    let keep = Owner("keep", log: Recorder())
+    let keep = Owner("keep", log: LockedLog<String>())
     for _ in 0..<64 { center.observe(Counted.self, owner: keep) { _, _ in } }
     #expect(weakCaptured == nil, "the growth sweep reclaims registrations whose owner died")
     #expect(center.observerCount(for: Counted.self) == 64)
@@ -144,14 +145,14 @@ import Testing
   @Test func cancellingDuringADeliveryReleasesCapturesWhenThePostEnds() {
     final class Captured: Sendable {}
     let center = TypedNotificationCenter()
-    let box = TokenBox()
-    let observedAlive = Recorder()
+    let box = LockedLog<ObserverToken>()
+    let observedAlive = LockedLog<String>()
     var captured: Captured? = Captured()
     weak let weakCaptured = captured
-    box.append(center.observe(Counted.self) { [captured] _ in withExtendedLifetime(captured) {} })
+    box.record(center.observe(Counted.self) { [captured] _ in withExtendedLifetime(captured) {} })
     captured = nil
     let canceller = center.observe(Counted.self) { [weak weakCaptured] _ in
-      for token in box.tokens { token.cancel() }
+      for token in box.entries { token.cancel() }
       box.removeAll()
       observedAlive.record(weakCaptured == nil ? "released" : "alive")
     }

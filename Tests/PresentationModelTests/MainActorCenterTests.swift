@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 /// A page of a document: a plain class, deliberately not Sendable.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 @MainActor
@@ -16,22 +17,11 @@ func drainMainQueue() async {
   }
 }
 
-/// Runs `body` on a new thread that is not the main actor's, and waits for it.
-func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
-  let done = DispatchSemaphore(value: 0)
-  let thread = Thread {
-    body()
-    done.signal()
-  }
-  thread.start()
-  done.wait()
-}
-
 @Suite(.timeLimit(.minutes(1))) @MainActor struct MainActorDeliveryTests {
   @Test func postOnTheMainActorDeliversSynchronouslyInRegistrationOrder() {
     let center = TypedNotificationCenter()
     let widget = MainActorWidget()
-    let log = Recorder()
+    let log = LockedLog<String>()
     center.observeOnMainActor(Counted.self, owner: widget) { widget, note in widget.seen.append("main \(note.value)") }
     let plain = center.observe(Counted.self) { note in log.record("plain \(note.value)") }
     let mainToken = center.observeOnMainActor(Counted.self) { note in widget.seen.append("token \(note.value)") }
@@ -67,7 +57,7 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
 
   @Test func ownerReleasedBeforeTheEnqueuedDeliveryRunsIsNotCalled() async {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var widget: MainActorWidget? = MainActorWidget()
     weak let weakWidget = widget
     center.observeOnMainActor(Counted.self, owner: widget!) { _, note in log.record("\(note.value)") }

@@ -1,11 +1,12 @@
 import Dispatch
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 @Suite struct ObserverBagTests {
   @Test func bagCancelsTokenAndOwnerBoundObservationsWhenReleased() {
     let center = TypedNotificationCenter()
-    let owner = Owner("o", log: Recorder())
+    let owner = Owner("o", log: LockedLog<String>())
     var bag: ObserverBag? = ObserverBag()
     center.observe(Counted.self) { _ in }.store(in: bag!)
     center.observe(Counted.self, owner: owner) { _, _ in }.store(in: bag!)
@@ -85,7 +86,7 @@ import Testing
         center.observeOnce(Counted.self) { _ in }.store(in: bag)
         center.post(Counted(value: value))
       case 1:
-        let owner = Owner("short-lived", log: Recorder())
+        let owner = Owner("short-lived", log: LockedLog<String>())
         center.observe(Counted.self, owner: owner) { _, _ in }.store(in: bag)
       default:
         let token = center.observe(Counted.self) { _ in }

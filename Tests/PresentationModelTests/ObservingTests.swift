@@ -1,10 +1,11 @@
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 @Suite struct ObservingTests {
   @Test func ownerBoundObserverReceivesOwnerAndPayloadUntilOwnerDeinitialises() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var owner: Owner? = Owner("widget", log: log)
     weak let weakOwner = owner
     center.observe(NodeDeleted.self, owner: owner!) { owner, note in owner.log.record("\(owner.name) \(note.nodeID)") }
@@ -22,7 +23,7 @@ import Testing
 
   @Test func discardingTheOwnerBoundTokenDoesNotEndTheObservation() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let owner = Owner("o", log: log)
     do {
       _ = center.observe(Counted.self, owner: owner) { owner, note in owner.log.record("\(note.value)") }
@@ -34,7 +35,7 @@ import Testing
 
   @Test func ownerBoundTokenEndsTheObservationEarly() throws {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let owner = Owner("o", log: log)
     let token = center.observe(Counted.self, owner: owner) { owner, note in owner.log.record("\(note.value)") }
     #expect(token.isActive)
@@ -47,7 +48,7 @@ import Testing
 
   @Test func tokenBoundObserverEndsWhenTokenIsReleased() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var token: ObserverToken? = center.observe(Counted.self) { note in log.record("\(note.value)") }
     center.post(Counted(value: 1))
     #expect(center.observerCount(for: Counted.self) == 1)
@@ -61,7 +62,7 @@ import Testing
 
   @Test func tokenBoundObserverEndsWhenCancelled() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let token = center.observe(Counted.self) { note in log.record("\(note.value)") }
     center.post(Counted(value: 1))
     token.cancel()
@@ -72,7 +73,7 @@ import Testing
 
   @Test func observersOnlySeeTheirOwnType() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let deleted = center.observe(NodeDeleted.self) { _ in log.record("deleted") }
     let changed = center.observe(RelationshipsChanged.self) { _ in log.record("changed") }
     center.post(RelationshipsChanged())
@@ -86,7 +87,7 @@ import Testing
 
   @Test func senderFilterDeliversOnlyPostsFromThatSender() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let first = Sender()
     let second = Sender()
     let filtered = center.observe(Counted.self, from: first) { note in log.record("filtered \(note.value)") }
@@ -102,7 +103,7 @@ import Testing
 
   @Test func senderIsNeverRetainedAndItsDeathEndsFilteredObservers() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var sender: Sender? = Sender()
     weak let weakSender = sender
     let token = center.observe(Counted.self, from: sender!) { note in log.record("\(note.value)") }
@@ -141,7 +142,7 @@ import Testing
   }
 
   @Test func defaultCenterIsSharedAndUsable() {
-    let log = Recorder()
+    let log = LockedLog<String>()
     struct DefaultCenterProbe: TypedNotification {}
     let token = TypedNotificationCenter.default.observe(DefaultCenterProbe.self) { _ in log.record("probe") }
     #expect(TypedNotificationCenter.default === TypedNotificationCenter.default)

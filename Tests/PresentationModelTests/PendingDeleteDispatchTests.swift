@@ -1,5 +1,6 @@
 import Dispatch
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 /// The real clock: `DispatchQueue` as a `StepScheduler`, on Linux as on Apple platforms.
@@ -20,7 +21,7 @@ import Testing
   @Test(.timeLimit(.minutes(1)), arguments: TimerQueue.allCases)
   func fadesAndDisposesOnARealQueue(_ timerQueue: TimerQueue) async {
     let pendingDelete = PendingDelete(duration: .milliseconds(20), steps: 4, scheduler: timerQueue.queue)
-    let log = WidgetEventLog()
+    let log = LockedLog<String>()
     var widget: RecordingWidget? = RecordingWidget("node", log: log)
     weak let weakWidget = widget
     let clock = ContinuousClock()
@@ -35,7 +36,7 @@ import Testing
     #expect(pendingDelete.pendingCount == 0)
     widget = nil
     #expect(weakWidget == nil)
-    #expect(log.events == ["dispose node", "deinit node"])
+    #expect(log.entries == ["dispose node", "deinit node"])
   }
 
   @Test(.timeLimit(.minutes(1)), arguments: TimerQueue.allCases)

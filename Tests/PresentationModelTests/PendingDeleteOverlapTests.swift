@@ -1,5 +1,6 @@
 import PresentationModel
 import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 /// Several deletions in flight, joined, cancelled, restarted, re-entered, and outliving their
@@ -75,7 +76,7 @@ import Testing
 
   @Test func cancelMidFadeRestoresTheStartingOpacityAndReleasesWithoutDisposing() {
     let pendingDelete = makePendingDelete()
-    let log = WidgetEventLog()
+    let log = LockedLog<String>()
     var widget: RecordingWidget? = RecordingWidget("node", opacity: 0.8, log: log)
     weak let weakWidget = widget
     pendingDelete.fadeOutAndDispose(widget!, completion: outcomes.completion("node"))
@@ -94,7 +95,7 @@ import Testing
     #expect(widget?.disposeCount == 0)
     widget = nil
     #expect(weakWidget == nil, "PendingDelete let go of the cancelled widget")
-    #expect(log.events == ["deinit node"])
+    #expect(log.entries == ["deinit node"])
   }
 
   @Test func cancellingAWidgetThatIsNotFadingDoesNothing() {
@@ -250,7 +251,7 @@ import Testing
   }
 
   @Test func releasingThePendingDeleteLetsEveryFadeFinishAndDispose() {
-    let log = WidgetEventLog()
+    let log = LockedLog<String>()
     var pendingDelete: PendingDelete? = makePendingDelete()
     weak let weakPendingDelete = pendingDelete
     var first: RecordingWidget? = RecordingWidget("first", log: log)
@@ -272,7 +273,7 @@ import Testing
     scheduler.runUntilIdle()
     #expect(weakFirst == nil)
     #expect(weakSecond == nil)
-    #expect(log.events == ["dispose first", "deinit first", "dispose second", "deinit second"])
+    #expect(log.entries == ["dispose first", "deinit first", "dispose second", "deinit second"])
     #expect(outcomes.outcomes == ["first disposed", "second disposed"])
     #expect(scheduler.now == .milliseconds(150))
     #expect(scheduler.pendingCount == 0)

@@ -1,5 +1,6 @@
 import PresentationModel
 import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 // `RelationshipsChanged` is the shared test notification declared in Support.swift.
@@ -9,9 +10,9 @@ import Testing
 private final class NodeWidget: Fadable {
   var opacity = 1.0
   private(set) var isOnCanvas = true
-  let log: WidgetEventLog
+  let log: LockedLog<String>
 
-  init(center: TypedNotificationCenter, log: WidgetEventLog) {
+  init(center: TypedNotificationCenter, log: LockedLog<String>) {
     self.log = log
     center.observe(RelationshipsChanged.self, owner: self) { widget, _ in
       widget.log.record("redraw")
@@ -72,7 +73,7 @@ private final class NodeWidget: Fadable {
   @Test func disposesOnceThenCompletesThenLetsTheWidgetDeinitialise() {
     let scheduler = ManualStepScheduler()
     let pendingDelete = PendingDelete(duration: .milliseconds(300), steps: 10, scheduler: scheduler)
-    let log = WidgetEventLog()
+    let log = LockedLog<String>()
     var widget: RecordingWidget? = RecordingWidget("node", log: log)
     weak let weakWidget = widget
     pendingDelete.fadeOutAndDispose(widget!) { outcome in log.record("completion \(outcome)") }
@@ -81,13 +82,13 @@ private final class NodeWidget: Fadable {
     scheduler.advance(by: .milliseconds(299))
     #expect(weakWidget != nil, "PendingDelete holds the widget while it fades")
     #expect(pendingDelete.isPending(weakWidget!))
-    #expect(log.events.isEmpty)
+    #expect(log.entries.isEmpty)
 
     scheduler.advance(by: .milliseconds(1))
-    #expect(log.events == ["dispose node", "completion disposed", "deinit node"])
+    #expect(log.entries == ["dispose node", "completion disposed", "deinit node"])
     #expect(weakWidget == nil)
     scheduler.runUntilIdle()
-    #expect(log.events.count == 3, "nothing happens after disposal")
+    #expect(log.entries.count == 3, "nothing happens after disposal")
     #expect(pendingDelete.pendingCount == 0)
     #expect(scheduler.pendingCount == 0)
   }
@@ -97,7 +98,7 @@ private final class NodeWidget: Fadable {
     let center = TypedNotificationCenter()
     let scheduler = ManualStepScheduler()
     let pendingDelete = PendingDelete(duration: .milliseconds(300), steps: 10, scheduler: scheduler)
-    let log = WidgetEventLog()
+    let log = LockedLog<String>()
     var widget: NodeWidget? = NodeWidget(center: center, log: log)
     weak let weakWidget = widget
     #expect(center.observerCount(for: RelationshipsChanged.self) == 1)
@@ -111,22 +112,22 @@ private final class NodeWidget: Fadable {
       let fading = try #require(weakWidget)
       #expect(fading.opacity == 0.5)
       center.post(RelationshipsChanged())
-      #expect(log.events == ["redraw"], "a fading widget still observes")
+      #expect(log.entries == ["redraw"], "a fading widget still observes")
       #expect(fading.isOnCanvas)
 
       scheduler.advance(by: .milliseconds(150))
       #expect(!fading.isOnCanvas)
       #expect(fading.opacity == 0)
-      #expect(log.events == ["redraw", "dispose"], "only this test's reference keeps it alive now")
+      #expect(log.entries == ["redraw", "dispose"], "only this test's reference keeps it alive now")
       withExtendedLifetime(fading) {}
     }
 
     #expect(weakWidget == nil)
-    #expect(log.events == ["redraw", "dispose", "deinit"])
+    #expect(log.entries == ["redraw", "dispose", "deinit"])
     #expect(center.observerCount(for: RelationshipsChanged.self) == 0)
     #expect(center.registrations.isEmpty)
     center.post(RelationshipsChanged())
-    #expect(log.events.count == 3, "nobody redraws after the deinit")
+    #expect(log.entries.count == 3, "nobody redraws after the deinit")
     #expect(pendingDelete.pendingCount == 0)
     #expect(scheduler.pendingCount == 0)
   }

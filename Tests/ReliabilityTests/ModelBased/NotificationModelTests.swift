@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 /// Thousands of small random single-threaded programs — observe by token, by owner, once, with and
