@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationModelTesting
 import PresentationTestSupport
 import Testing
 
@@ -9,12 +10,12 @@ import Testing
     token.cancel()
     token.cancel()
     #expect(!token.isActive)
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
-  @Test func cancellingAfterTheCenterIsGoneIsHarmless() {
+  @Test func cancellingAfterTheCenterIsGoneIsHarmless() throws {
     var center: TypedNotificationCenter? = TypedNotificationCenter()
-    let token = center!.observe(Counted.self) { _ in }
+    let token = try #require(center).observe(Counted.self) { _ in }
     center = nil
     #expect(!token.isActive)
     token.cancel()

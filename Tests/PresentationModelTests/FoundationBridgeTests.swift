@@ -60,14 +60,14 @@ func eventually(_ condition: () -> Bool) async {
 }
 
 @Suite(.timeLimit(.minutes(1))) @MainActor struct FoundationBridgeTests {
-  @Test func ownerBoundObservationReceivesTypedValuesAndEndsWithItsOwner() async {
+  @Test func ownerBoundObservationReceivesTypedValuesAndEndsWithItsOwner() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let log = LockedLog<String>()
     let handlerReleased = ReleaseFlag()
     var owner: Owner? = Owner("meter", log: log)
     let probe = handlerReleased.probe()
-    bridge.observe(CacheTrimmed.self, owner: owner!) { owner, trimmed in
+    bridge.observe(CacheTrimmed.self, owner: try #require(owner)) { owner, trimmed in
       withExtendedLifetime(probe) { owner.log.record("\(owner.name) \(trimmed.freedBytes)") }
     }
     _ = consume probe
@@ -86,13 +86,13 @@ func eventually(_ condition: () -> Bool) async {
     #expect(log.entries == ["meter 512"])
   }
 
-  @Test func askingForTheCountAlsoRemovesTheObserverOfADeadOwner() {
+  @Test func askingForTheCountAlsoRemovesTheObserverOfADeadOwner() throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handlerReleased = ReleaseFlag()
     var owner: Owner? = Owner("o", log: LockedLog<String>())
     let probe = handlerReleased.probe()
-    bridge.observe(CacheTrimmed.self, owner: owner!) { _, _ in withExtendedLifetime(probe) {} }
+    bridge.observe(CacheTrimmed.self, owner: try #require(owner)) { _, _ in withExtendedLifetime(probe) {} }
     _ = consume probe
     owner = nil
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
@@ -155,13 +155,13 @@ func eventually(_ condition: () -> Bool) async {
     token.cancel()
   }
 
-  @Test func mainActorDeliveryWithANonSendableOwner() async {
+  @Test func mainActorDeliveryWithANonSendableOwner() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handlerReleased = ReleaseFlag()
     var recents: RecentPages? = RecentPages()
     let probe = handlerReleased.probe()
-    bridge.observeOnMainActor(CacheTrimmed.self, owner: recents!) { recents, trimmed in
+    bridge.observeOnMainActor(CacheTrimmed.self, owner: try #require(recents)) { recents, trimmed in
       withExtendedLifetime(probe) {
         MainActor.assertIsolated()
         recents.titles.append("\(trimmed.freedBytes)")
@@ -213,13 +213,15 @@ func eventually(_ condition: () -> Bool) async {
     withExtendedLifetime(owner) {}
   }
 
-  @Test func aBridgeThatDeinitialisesRemovesItsFoundationObservers() {
+  @Test func aBridgeThatDeinitialisesRemovesItsFoundationObservers() throws {
     let foundation = NotificationCenter()
     var bridge: FoundationNotificationBridge? = FoundationNotificationBridge(foundation)
     let handlerReleased = ReleaseFlag()
     let log = LockedLog<String>()
     let probe = handlerReleased.probe()
-    let token = bridge!.observe(CacheTrimmed.self) { _ in withExtendedLifetime(probe) { log.record("called") } }
+    let token = try #require(bridge).observe(CacheTrimmed.self) { _ in
+      withExtendedLifetime(probe) { log.record("called") }
+    }
     _ = consume probe
     bridge = nil
     #expect(handlerReleased.isSet)
@@ -228,10 +230,10 @@ func eventually(_ condition: () -> Bool) async {
     #expect(log.entries.isEmpty)
   }
 
-  @Test func theDefaultCenterWorksThroughTheDefaultBridge() async {
+  @Test func theDefaultCenterWorksThroughTheDefaultBridge() async throws {
     let log = LockedLog<String>()
     var owner: Owner? = Owner("default", log: log)
-    FoundationNotificationBridge.default.observe(CacheTrimmed.self, owner: owner!) { owner, trimmed in
+    FoundationNotificationBridge.default.observe(CacheTrimmed.self, owner: try #require(owner)) { owner, trimmed in
       owner.log.record("\(trimmed.freedBytes)")
     }
     postTrimmed(7, to: .default)
@@ -241,13 +243,13 @@ func eventually(_ condition: () -> Bool) async {
     await expectNoObservers(in: FoundationNotificationBridge.default, of: CacheTrimmed.self)
   }
 
-  @Test func mainActorMessageObservedWithAnOwnerAndNoToken() async {
+  @Test func mainActorMessageObservedWithAnOwnerAndNoToken() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handlerReleased = ReleaseFlag()
     var recents: RecentPages? = RecentPages()
     let probe = handlerReleased.probe()
-    bridge.observe(DocumentSaved.self, owner: recents!) { recents, saved in
+    bridge.observe(DocumentSaved.self, owner: try #require(recents)) { recents, saved in
       withExtendedLifetime(probe) { recents.titles.append(saved.title) }
     }
     _ = consume probe
@@ -272,14 +274,14 @@ func eventually(_ condition: () -> Bool) async {
     #expect(recents.titles == ["mine"])
   }
 
-  @Test func asyncMessageObservedWithAnOwnerAndNoToken() async {
+  @Test func asyncMessageObservedWithAnOwnerAndNoToken() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handlerReleased = ReleaseFlag()
     let log = LockedLog<String>()
     var owner: Owner? = Owner("sync", log: log)
     let probe = handlerReleased.probe()
-    bridge.observe(SyncFinished.self, owner: owner!) { owner, finished in
+    bridge.observe(SyncFinished.self, owner: try #require(owner)) { owner, finished in
       withExtendedLifetime(probe) { owner.log.record("\(owner.name) \(finished.count)") }
     }
     _ = consume probe

@@ -52,10 +52,10 @@ import Testing
     #expect(token.info.description.hasSuffix(", main actor"))
   }
 
-  @Test func deadOwnersAndCancelledTokensAreNotListed() {
+  @Test func deadOwnersAndCancelledTokensAreNotListed() throws {
     let center = TypedNotificationCenter()
     var owner: Owner? = Owner("o", log: LockedLog<String>())
-    center.observe(Counted.self, owner: owner!) { _, _ in }
+    center.observe(Counted.self, owner: try #require(owner)) { _, _ in }
     let token = center.observe(Counted.self) { _ in }
     #expect(center.registrations.count == 2)
     owner = nil

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationModelTesting
 import PresentationTestSupport
 import Testing
 
@@ -23,19 +24,22 @@ import Testing
   /// Releases owner, sender, token and center one by one in `order`, checking after each step
   /// what is still delivered and counted, and that nothing outlives its last user reference.
   @Test(arguments: everyReleaseOrder)
-  func releasingInAnyOrderLeavesNothingBehind(order: [Party]) {
+  func releasingInAnyOrderLeavesNothingBehind(order: [Party]) throws {
     let log = LockedLog<String>()
     var center: TypedNotificationCenter? = TypedNotificationCenter()
     var owner: Owner? = Owner("owner", log: log)
     var sender: Sender? = Sender()
-    var token: ObserverToken? = center!.observe(Counted.self) { note in log.record("token \(note.value)") }
-    let ownerToken = center!.observe(Counted.self, owner: owner!, from: sender!) { owner, note in
+    var token: ObserverToken? = try #require(center).observe(Counted.self) { note in log.record("token \(note.value)") }
+    let ownerToken = try #require(center).observe(
+      Counted.self, owner: try #require(owner), from: try #require(sender) as Sender
+    ) { owner, note in
       owner.log.record("owner \(note.value)")
     }
-    weak let weakCenter = center
-    weak let weakOwner = owner
-    weak let weakSender = sender
-    weak let weakToken = token
+    let tracker = LeakTracker()
+    tracker.track(try #require(center))
+    tracker.track(try #require(owner))
+    tracker.track(try #require(sender))
+    tracker.track(try #require(token))
 
     var step = 0
     func check() {
@@ -63,15 +67,12 @@ import Testing
       }
       check()
     }
-    #expect(weakCenter == nil)
-    #expect(weakOwner == nil)
-    #expect(weakSender == nil)
-    #expect(weakToken == nil)
+    expectReleased(tracker, "center, owner, sender and token, while the owner-bound token is still held")
     #expect(!ownerToken.isActive)
     ownerToken.cancel()  // after everything is gone: harmless
   }
 
-  @Test func centerReleasesHandlerClosuresWhenItDeinitialises() {
+  @Test func centerReleasesHandlerClosuresWhenItDeinitialises() throws {
     final class Captured: Sendable {}
     weak var weakCaptured: Captured?
     var center: TypedNotificationCenter? = TypedNotificationCenter()
@@ -79,7 +80,7 @@ import Testing
     do {
       let captured = Captured()
       weakCaptured = captured
-      token = center!.observe(Counted.self) { _ in withExtendedLifetime(captured) {} }
+      token = try #require(center).observe(Counted.self) { _ in withExtendedLifetime(captured) {} }
     }
     #expect(weakCaptured != nil)
     center = nil

@@ -41,11 +41,13 @@ enum OnMainQueue {
 }
 
 @Suite(.timeLimit(.minutes(1))) @MainActor struct MainActorCenterTests {
-  @Test func nonSendableOwnerPayloadAndHandlerStateWork() {
+  @Test func nonSendableOwnerPayloadAndHandlerStateWork() throws {
     let center = MainActorNotificationCenter()
     var recents: RecentPages? = RecentPages()
     var seenByToken = 0  // local state mutated by the handler
-    center.observe(PageOpened.self, owner: recents!) { recents, note in recents.titles.append(note.page.title) }
+    center.observe(PageOpened.self, owner: try #require(recents)) { recents, note in
+      recents.titles.append(note.page.title)
+    }
     let token = center.observe(PageOpened.self) { _ in seenByToken += 1 }
     center.post(PageOpened(page: Page("one")))
     #expect(recents?.titles == ["one"], "delivered before post returned")
@@ -106,7 +108,7 @@ enum OnMainQueue {
     withExtendedLifetime(adder) {}
   }
 
-  @Test func observerCancelledOrWhoseOwnerDiedDuringADeliveryIsNotCalledAfterwards() {
+  @Test func observerCancelledOrWhoseOwnerDiedDuringADeliveryIsNotCalledAfterwards() throws {
     let center = MainActorNotificationCenter()
     var log: [String] = []
     var victim: RecentPages? = RecentPages()
@@ -116,7 +118,7 @@ enum OnMainQueue {
       later?.cancel()
       victim = nil
     }
-    center.observe(PageClosed.self, owner: victim!) { _, _ in log.append("owner-bound") }
+    center.observe(PageClosed.self, owner: try #require(victim)) { _, _ in log.append("owner-bound") }
     later = center.observe(PageClosed.self) { _ in log.append("later") }
     center.post(PageClosed())
     #expect(log == ["killer"])
@@ -143,13 +145,13 @@ enum OnMainQueue {
     #expect(center.registrations.isEmpty)
   }
 
-  @Test func senderFilterDeliversOnlyPostsFromThatSenderAndEndsWithIt() {
+  @Test func senderFilterDeliversOnlyPostsFromThatSenderAndEndsWithIt() throws {
     let center = MainActorNotificationCenter()
     var left: RecentPages? = RecentPages()
     let right = RecentPages()
     var log: [String] = []
-    let token = center.observe(PageClosed.self, from: left!) { _ in log.append("left") }
-    center.post(PageClosed(), from: left!)
+    let token = center.observe(PageClosed.self, from: try #require(left) as RecentPages) { _ in log.append("left") }
+    center.post(PageClosed(), from: try #require(left))
     center.post(PageClosed(), from: right)
     center.post(PageClosed())
     #expect(log == ["left"])
@@ -175,12 +177,12 @@ enum OnMainQueue {
     token.cancel()
   }
 
-  @Test func bagAndSetEndMainActorObservations() {
+  @Test func bagAndSetEndMainActorObservations() throws {
     let center = MainActorNotificationCenter()
     let recents = RecentPages()
     var bag: ObserverBag? = ObserverBag()
-    center.observe(PageClosed.self) { _ in }.store(in: bag!)
-    center.observe(PageClosed.self, owner: recents) { _, _ in }.store(in: bag!)
+    center.observe(PageClosed.self) { _ in }.store(in: try #require(bag))
+    center.observe(PageClosed.self, owner: recents) { _, _ in }.store(in: try #require(bag))
     var tokens = Set<ObserverToken>()
     center.observe(PageClosed.self) { _ in }.store(in: &tokens)
     #expect(center.observerCount(for: PageClosed.self) == 3)
@@ -227,11 +229,11 @@ enum OnMainQueue {
     #expect(center.registrations.isEmpty)
   }
 
-  @Test func tokensOutlivingTheirCenterAreInactiveAndHarmless() async {
+  @Test func tokensOutlivingTheirCenterAreInactiveAndHarmless() async throws {
     var center: MainActorNotificationCenter? = MainActorNotificationCenter()
     let released = LockedState(false)
     let probe = DeinitProbe { released.withLock { $0 = true } }
-    let token = center!.observe(PageClosed.self) { _ in withExtendedLifetime(probe) {} }
+    let token = try #require(center).observe(PageClosed.self) { _ in withExtendedLifetime(probe) {} }
     _ = consume probe
     weak let weakCenter = center
     center = nil

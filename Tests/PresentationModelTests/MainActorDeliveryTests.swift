@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PresentationModel
+import PresentationModelTesting
 import PresentationTestSupport
 import Testing
 
@@ -55,18 +56,19 @@ func drainMainQueue() async {
     #expect(widget.seen.isEmpty)
   }
 
-  @Test func ownerReleasedBeforeTheEnqueuedDeliveryRunsIsNotCalled() async {
+  @Test func ownerReleasedBeforeTheEnqueuedDeliveryRunsIsNotCalled() async throws {
     let center = TypedNotificationCenter()
     let log = LockedLog<String>()
     var widget: MainActorWidget? = MainActorWidget()
-    weak let weakWidget = widget
-    center.observeOnMainActor(Counted.self, owner: widget!) { _, note in log.record("\(note.value)") }
+    let tracker = LeakTracker()
+    tracker.track(try #require(widget))
+    center.observeOnMainActor(Counted.self, owner: try #require(widget)) { _, note in log.record("\(note.value)") }
     onAnotherThread { center.post(Counted(value: 1)) }
     widget = nil
-    #expect(weakWidget == nil, "an enqueued delivery does not retain the owner")
+    expectReleased(tracker, "an enqueued delivery does not retain the owner")
     await drainMainQueue()
     #expect(log.entries.isEmpty)
-    #expect(center.observerCount(for: Counted.self) == 0)
+    await expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
   @Test func postsFromSeveralThreadsReachMainActorObserversOnceEachInPerThreadOrder() async {

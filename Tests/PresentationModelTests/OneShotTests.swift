@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PresentationModel
+import PresentationModelTesting
 import PresentationTestSupport
 import Synchronization
 import Testing
@@ -15,23 +16,25 @@ import Testing
     center.post(Counted(value: 2))
     #expect(log.entries == ["1"])
     #expect(!token.isActive)
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
-  @Test func ownerFormFiresOnceAndEndsWithTheOwner() {
+  @Test func ownerFormFiresOnceAndEndsWithTheOwner() throws {
     let center = TypedNotificationCenter()
     let log = LockedLog<String>()
     var owner: Owner? = Owner("o", log: log)
-    center.observeOnce(Counted.self, owner: owner!) { owner, note in owner.log.record("\(note.value)") }
+    center.observeOnce(Counted.self, owner: try #require(owner)) { owner, note in owner.log.record("\(note.value)") }
     center.post(Counted(value: 1))
     center.post(Counted(value: 2))
     #expect(log.entries == ["1"])
 
-    center.observeOnce(Counted.self, owner: owner!) { owner, note in owner.log.record("again \(note.value)") }
+    center.observeOnce(Counted.self, owner: try #require(owner)) { owner, note in
+      owner.log.record("again \(note.value)")
+    }
     owner = nil
     center.post(Counted(value: 3))
     #expect(log.entries == ["1"])
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
   @Test func releasingTheTokenBeforeAnyPostEndsItWithoutACall() {

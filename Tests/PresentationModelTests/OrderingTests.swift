@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationModelTesting
 import PresentationTestSupport
 import Testing
 
@@ -35,6 +36,6 @@ import Testing
     #expect(center.observerCount(for: Counted.self) == expected.count)
     tokens.removeAll()
     late.cancel()
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 }

@@ -74,27 +74,28 @@ import Testing
     #expect(scheduler.pendingCount == 0)
   }
 
-  @Test func cancelMidFadeRestoresTheStartingOpacityAndReleasesWithoutDisposing() {
+  @Test func cancelMidFadeRestoresTheStartingOpacityAndReleasesWithoutDisposing() throws {
     let pendingDelete = makePendingDelete()
     let log = LockedLog<String>()
     var widget: RecordingWidget? = RecordingWidget("node", opacity: 0.8, log: log)
-    weak let weakWidget = widget
-    pendingDelete.fadeOutAndDispose(widget!, completion: outcomes.completion("node"))
+    let tracker = LeakTracker()
+    tracker.track(try #require(widget))
+    pendingDelete.fadeOutAndDispose(try #require(widget), completion: outcomes.completion("node"))
     scheduler.advance(by: .milliseconds(50))
     #expect(widget?.opacity == 0.4)
 
-    #expect(pendingDelete.cancel(widget!))
+    #expect(pendingDelete.cancel(try #require(widget)))
     #expect(widget?.opacity == 0.8)
     #expect(outcomes.outcomes == ["node cancelled"])
     #expect(pendingDelete.pendingCount == 0)
     #expect(scheduler.pendingCount == 0, "the next step was withdrawn")
-    #expect(!pendingDelete.cancel(widget!), "a second cancel is a no-op")
+    #expect(!pendingDelete.cancel(try #require(widget)), "a second cancel is a no-op")
 
     scheduler.advance(by: .seconds(1))
     #expect(widget?.opacity == 0.8)
     #expect(widget?.disposeCount == 0)
     widget = nil
-    #expect(weakWidget == nil, "PendingDelete let go of the cancelled widget")
+    expectReleased(tracker, "PendingDelete let go of the cancelled widget")
     #expect(log.entries == ["deinit node"])
   }
 
@@ -250,7 +251,7 @@ import Testing
     #expect(scheduler.pendingCount == 0)
   }
 
-  @Test func releasingThePendingDeleteLetsEveryFadeFinishAndDispose() {
+  @Test func releasingThePendingDeleteLetsEveryFadeFinishAndDispose() throws {
     let log = LockedLog<String>()
     var pendingDelete: PendingDelete? = makePendingDelete()
     weak let weakPendingDelete = pendingDelete
@@ -258,9 +259,9 @@ import Testing
     var second: RecordingWidget? = RecordingWidget("second", log: log)
     weak let weakFirst = first
     weak let weakSecond = second
-    pendingDelete?.fadeOutAndDispose(first!, completion: outcomes.completion("first"))
+    pendingDelete?.fadeOutAndDispose(try #require(first), completion: outcomes.completion("first"))
     scheduler.advance(by: .milliseconds(50))
-    pendingDelete?.fadeOutAndDispose(second!, completion: outcomes.completion("second"))
+    pendingDelete?.fadeOutAndDispose(try #require(second), completion: outcomes.completion("second"))
     first = nil
     second = nil
 

@@ -70,18 +70,18 @@ private final class NodeWidget: Fadable {
     #expect(scheduler.pendingCount == 0)
   }
 
-  @Test func disposesOnceThenCompletesThenLetsTheWidgetDeinitialise() {
+  @Test func disposesOnceThenCompletesThenLetsTheWidgetDeinitialise() throws {
     let scheduler = ManualStepScheduler()
     let pendingDelete = PendingDelete(duration: .milliseconds(300), steps: 10, scheduler: scheduler)
     let log = LockedLog<String>()
     var widget: RecordingWidget? = RecordingWidget("node", log: log)
     weak let weakWidget = widget
-    pendingDelete.fadeOutAndDispose(widget!) { outcome in log.record("completion \(outcome)") }
+    pendingDelete.fadeOutAndDispose(try #require(widget)) { outcome in log.record("completion \(outcome)") }
     widget = nil
 
     scheduler.advance(by: .milliseconds(299))
     #expect(weakWidget != nil, "PendingDelete holds the widget while it fades")
-    #expect(pendingDelete.isPending(weakWidget!))
+    #expect(pendingDelete.isPending(try #require(weakWidget)))
     #expect(log.entries.isEmpty)
 
     scheduler.advance(by: .milliseconds(1))
@@ -104,7 +104,7 @@ private final class NodeWidget: Fadable {
     #expect(center.observerCount(for: RelationshipsChanged.self) == 1)
 
     // The canvas hands the deleted node's widget over and drops its own reference.
-    pendingDelete.fadeOutAndDispose(widget!)
+    pendingDelete.fadeOutAndDispose(try #require(widget))
     widget = nil
 
     do {

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationModelTesting
 import PresentationTestSupport
 import Testing
 
@@ -78,12 +79,13 @@ import Testing
     #expect(box.entries.allSatisfy { !$0.isActive })
   }
 
-  @Test func handlerThatReleasesTheLastReferenceToAnotherObserversOwner() {
+  @Test func handlerThatReleasesTheLastReferenceToAnotherObserversOwner() throws {
     let center = TypedNotificationCenter()
     let log = LockedLog<String>()
     let owners = LockedBox<[String: Owner]>([:])
     var victim: Owner? = Owner("victim", log: log)
-    weak let weakVictim = victim
+    let tracker = LeakTracker()
+    tracker.track(try #require(victim))
     owners.withLock { $0["victim"] = victim }
 
     let killer = center.observe(Counted.self) { _ in
@@ -92,11 +94,11 @@ import Testing
       // inside a delivery, but not under the box's lock.
       _ = owners.withLock { $0.removeValue(forKey: "victim") }
     }
-    center.observe(Counted.self, owner: victim!) { owner, _ in owner.log.record(owner.name) }
+    center.observe(Counted.self, owner: try #require(victim)) { owner, _ in owner.log.record(owner.name) }
     victim = nil
 
     center.post(Counted(value: 1))
-    #expect(weakVictim == nil)
+    expectReleased(tracker, "the handler dropped the last reference to the victim, inside the delivery")
     #expect(log.entries == ["killer"])
     #expect(center.observerCount(for: Counted.self) == 1)
     withExtendedLifetime(killer) {}

@@ -1,5 +1,7 @@
 import PresentationModel
+import PresentationModelTesting
 import PresentationTestSupport
+import Testing
 
 struct NodeDeleted: TypedNotification {
   let nodeID: Int
@@ -24,3 +26,19 @@ final class Owner: Sendable {
 
 /// A sender object; the center must never retain it.
 final class Sender: Sendable {}
+
+/// Expects every object `tracker` tracks to have deallocated already, here: one check, no waiting,
+/// so it is as strict as `#expect(weakObject == nil)` at this line, and a failure names each
+/// survivor, where it was tracked and what still holds it.
+///
+/// For a check in the middle of a test, or at its end while something the test still holds (the
+/// center, a token) could be what keeps the object alive; the `.detectsLeaks` trait checks only
+/// after the test has returned and everything it held is gone.
+func expectReleased(
+  _ tracker: LeakTracker, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let report = tracker.checkForLeaksBlocking(timeout: .zero)
+  if report.hasLeaks {
+    Issue.record("\(comment.map { "\($0.rawValue): " } ?? "")\(report)", sourceLocation: sourceLocation)
+  }
+}

@@ -1,5 +1,6 @@
 import Dispatch
 import PresentationModel
+import PresentationModelTesting
 import Synchronization
 import Testing
 
@@ -36,19 +37,15 @@ import Testing
     #expect(center.observerCount(for: Counted.self) == survivors.withLock { $0.count })
     #expect(survivors.withLock { $0.count } == 2_000)
     survivors.withLock { $0.removeAll() }
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
   @Test func ownersReleasedOnOtherThreadsWhileOthersPostLeaveNothingBehind() {
     final class CountingOwner: Sendable {
       let deliveries = Atomic<Int>(0)
     }
-    struct WeakOwner: @unchecked Sendable {
-      // @unchecked Sendable: a weak reference to a Sendable class; weak loads are thread-safe.
-      weak var owner: CountingOwner?
-    }
     let center = TypedNotificationCenter()
-    let released = LockedState<[WeakOwner]>([])
+    let owners = LeakTracker()
     let ownDeliveries = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       for step in 0..<500 {
@@ -60,13 +57,12 @@ import Testing
         center.observe(Counted.self, owner: owner) { owner, _ in owner.deliveries.add(1, ordering: .relaxed) }
         center.post(Counted(value: step))
         if owner.deliveries.load(ordering: .relaxed) >= 1 { ownDeliveries.add(1, ordering: .relaxed) }
-        released.withLock { $0.append(WeakOwner(owner: owner)) }
+        owners.track(owner)
       }
     }
     #expect(ownDeliveries.load(ordering: .relaxed) == 1_000, "each owner saw at least its own post")
-    #expect(released.withLock { $0.allSatisfy { $0.owner == nil } }, "the center retained no owner")
-    #expect(center.observerCount(for: Counted.self) == 0)
-    #expect(center.registrations.isEmpty)
+    expectReleased(owners, "the center retained no owner")
+    expectNoObservers(in: center, timeout: .zero)
   }
 
   @Test func cancelIsIdempotentAcrossThreads() {
@@ -76,6 +72,6 @@ import Testing
       DispatchQueue.concurrentPerform(iterations: 4) { _ in token.cancel() }
       #expect(!token.isActive)
     }
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 }
