@@ -40,15 +40,8 @@ func postTrimmed(_ freedBytes: Int, to center: NotificationCenter, object: AnyOb
   center.post(name: CacheTrimmed.name, object: object, userInfo: ["freedBytes": freedBytes])
 }
 
-/// Tells when its deinit ran: a handler that captures it shows when the handler was released.
-final class ReleaseFlag: Sendable {
-  private let released = LockedState(false)
-  var isSet: Bool { released.withLock { $0 } }
-  func set() { released.withLock { $0 = true } }
-
-  /// A probe that sets this flag when it deinitialises.
-  func probe() -> DeinitProbe { DeinitProbe { self.set() } }
-}
+/// Captured by a handler and tracked by a `LeakTracker`: it deallocates when the handler is released.
+final class HandlerCapture: Sendable {}
 
 /// Waits (cooperatively, bounded by the suite's time limit) until `condition` holds.
 @MainActor
@@ -64,9 +57,10 @@ func eventually(_ condition: () -> Bool) async {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let log = LockedLog<String>()
-    let handlerReleased = ReleaseFlag()
+    let handler = LeakTracker()
     var owner: Owner? = Owner("meter", log: log)
-    let probe = handlerReleased.probe()
+    let probe = HandlerCapture()
+    handler.track(probe)
     bridge.observe(CacheTrimmed.self, owner: try #require(owner)) { owner, trimmed in
       withExtendedLifetime(probe) { owner.log.record("\(owner.name) \(trimmed.freedBytes)") }
     }
@@ -76,10 +70,10 @@ func eventually(_ condition: () -> Bool) async {
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 1)
 
     owner = nil
-    #expect(!handlerReleased.isSet, "nobody noticed yet: an owner's deinit cannot be hooked")
+    #expect(handler.liveCount == 1, "nobody noticed yet: an owner's deinit cannot be hooked")
     postTrimmed(1_024, to: foundation)  // notices the dead owner, ends the observation
     #expect(log.entries == ["meter 512"], "nothing delivered after the owner deinitialised")
-    #expect(handlerReleased.isSet, "Foundation released the block it held: its observer was removed")
+    expectReleased(handler, "Foundation released the block it held: its observer was removed")
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
     #expect(bridge.registrations.isEmpty)
     postTrimmed(2_048, to: foundation)
@@ -89,24 +83,27 @@ func eventually(_ condition: () -> Bool) async {
   @Test func askingForTheCountAlsoRemovesTheObserverOfADeadOwner() throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
+    let handler = LeakTracker()
     var owner: Owner? = Owner("o", log: LockedLog<String>())
-    let probe = handlerReleased.probe()
+    let probe = HandlerCapture()
+    handler.track(probe)
     bridge.observe(CacheTrimmed.self, owner: try #require(owner)) { _, _ in withExtendedLifetime(probe) {} }
     _ = consume probe
     owner = nil
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
-    #expect(handlerReleased.isSet)
+    expectReleased(handler, "the handler was released")
   }
 
   @Test func tokenBoundObservationEndsWhenCancelledOrReleased() {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let log = LockedLog<String>()
-    let firstReleased = ReleaseFlag()
-    let secondReleased = ReleaseFlag()
-    let firstProbe = firstReleased.probe()
-    let secondProbe = secondReleased.probe()
+    let firstHandler = LeakTracker()
+    let secondHandler = LeakTracker()
+    let firstProbe = HandlerCapture()
+    let secondProbe = HandlerCapture()
+    firstHandler.track(firstProbe)
+    secondHandler.track(secondProbe)
     let first = bridge.observe(CacheTrimmed.self) { trimmed in
       withExtendedLifetime(firstProbe) { log.record("first \(trimmed.freedBytes)") }
     }
@@ -118,9 +115,9 @@ func eventually(_ condition: () -> Bool) async {
     // Foundation decides the order of its observers (on Linux it does not keep registration order).
     #expect(log.entries.sorted() == ["first 1", "second 1"])
     first.cancel()
-    #expect(firstReleased.isSet, "cancel removed the Foundation observer at once")
+    expectReleased(firstHandler, "cancel removed the Foundation observer at once")
     second = nil
-    #expect(secondReleased.isSet, "releasing the token removed the Foundation observer at once")
+    expectReleased(secondHandler, "releasing the token removed the Foundation observer at once")
     postTrimmed(2, to: foundation)
     #expect(log.entries.count == 2)
     #expect(bridge.registrations.isEmpty)
@@ -158,9 +155,10 @@ func eventually(_ condition: () -> Bool) async {
   @Test func mainActorDeliveryWithANonSendableOwner() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
+    let handler = LeakTracker()
     var recents: RecentPages? = RecentPages()
-    let probe = handlerReleased.probe()
+    let probe = HandlerCapture()
+    handler.track(probe)
     bridge.observeOnMainActor(CacheTrimmed.self, owner: try #require(recents)) { recents, trimmed in
       withExtendedLifetime(probe) {
         MainActor.assertIsolated()
@@ -179,7 +177,7 @@ func eventually(_ condition: () -> Bool) async {
     recents = nil
     postTrimmed(3, to: foundation)
     await drainMainQueue()
-    #expect(handlerReleased.isSet, "the Foundation observer was removed")
+    expectReleased(handler, "the Foundation observer was removed")
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
   }
 
@@ -216,15 +214,16 @@ func eventually(_ condition: () -> Bool) async {
   @Test func aBridgeThatDeinitialisesRemovesItsFoundationObservers() throws {
     let foundation = NotificationCenter()
     var bridge: FoundationNotificationBridge? = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
+    let handler = LeakTracker()
     let log = LockedLog<String>()
-    let probe = handlerReleased.probe()
+    let probe = HandlerCapture()
+    handler.track(probe)
     let token = try #require(bridge).observe(CacheTrimmed.self) { _ in
       withExtendedLifetime(probe) { log.record("called") }
     }
     _ = consume probe
     bridge = nil
-    #expect(handlerReleased.isSet)
+    expectReleased(handler, "the handler was released")
     #expect(!token.isActive)
     postTrimmed(1, to: foundation)
     #expect(log.entries.isEmpty)
@@ -246,9 +245,10 @@ func eventually(_ condition: () -> Bool) async {
   @Test func mainActorMessageObservedWithAnOwnerAndNoToken() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
+    let handler = LeakTracker()
     var recents: RecentPages? = RecentPages()
-    let probe = handlerReleased.probe()
+    let probe = HandlerCapture()
+    handler.track(probe)
     bridge.observe(DocumentSaved.self, owner: try #require(recents)) { recents, saved in
       withExtendedLifetime(probe) { recents.titles.append(saved.title) }
     }
@@ -257,7 +257,7 @@ func eventually(_ condition: () -> Bool) async {
     #expect(recents?.titles == ["Notes"])
     recents = nil
     foundation.post(DocumentSaved(title: "Later"))
-    #expect(handlerReleased.isSet, "the Foundation observer was removed")
+    expectReleased(handler, "the Foundation observer was removed")
     #expect(bridge.registrations.isEmpty)
   }
 
@@ -277,10 +277,11 @@ func eventually(_ condition: () -> Bool) async {
   @Test func asyncMessageObservedWithAnOwnerAndNoToken() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
+    let handler = LeakTracker()
     let log = LockedLog<String>()
     var owner: Owner? = Owner("sync", log: log)
-    let probe = handlerReleased.probe()
+    let probe = HandlerCapture()
+    handler.track(probe)
     bridge.observe(SyncFinished.self, owner: try #require(owner)) { owner, finished in
       withExtendedLifetime(probe) { owner.log.record("\(owner.name) \(finished.count)") }
     }
@@ -291,7 +292,7 @@ func eventually(_ condition: () -> Bool) async {
     #expect(log.entries == ["sync 3"])
     owner = nil
     foundation.post(SyncFinished(count: 4))  // its task finds the owner gone and ends the observation
-    await eventually { handlerReleased.isSet }
+    await eventually { handler.liveCount == 0 }
     #expect(log.entries == ["sync 3"])
     #expect(bridge.registrations.isEmpty)
   }
