@@ -41,7 +41,14 @@ func postTrimmed(_ freedBytes: Int, to center: NotificationCenter, object: AnyOb
 }
 
 /// Captured by a handler and tracked by a `LeakTracker`: it deallocates when the handler is released.
-final class HandlerCapture: Sendable {}
+final class HandlerCapture: Sendable {
+  init(
+    trackedBy tracker: LeakTracker, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    tracker.track(self, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
 
 /// Waits (cooperatively, bounded by the suite's time limit) until `condition` holds.
 @MainActor
@@ -59,8 +66,7 @@ func eventually(_ condition: () -> Bool) async {
     let log = LockedLog<String>()
     let handler = LeakTracker()
     var owner: Owner? = Owner("meter", log: log)
-    let probe = HandlerCapture()
-    handler.track(probe)
+    let probe = HandlerCapture(trackedBy: handler)
     bridge.observe(CacheTrimmed.self, owner: try #require(owner)) { owner, trimmed in
       withExtendedLifetime(probe) { owner.log.record("\(owner.name) \(trimmed.freedBytes)") }
     }
@@ -85,8 +91,7 @@ func eventually(_ condition: () -> Bool) async {
     let bridge = FoundationNotificationBridge(foundation)
     let handler = LeakTracker()
     var owner: Owner? = Owner("o", log: LockedLog<String>())
-    let probe = HandlerCapture()
-    handler.track(probe)
+    let probe = HandlerCapture(trackedBy: handler)
     bridge.observe(CacheTrimmed.self, owner: try #require(owner)) { _, _ in withExtendedLifetime(probe) {} }
     _ = consume probe
     owner = nil
@@ -100,10 +105,8 @@ func eventually(_ condition: () -> Bool) async {
     let log = LockedLog<String>()
     let firstHandler = LeakTracker()
     let secondHandler = LeakTracker()
-    let firstProbe = HandlerCapture()
-    let secondProbe = HandlerCapture()
-    firstHandler.track(firstProbe)
-    secondHandler.track(secondProbe)
+    let firstProbe = HandlerCapture(trackedBy: firstHandler)
+    let secondProbe = HandlerCapture(trackedBy: secondHandler)
     let first = bridge.observe(CacheTrimmed.self) { trimmed in
       withExtendedLifetime(firstProbe) { log.record("first \(trimmed.freedBytes)") }
     }
@@ -157,8 +160,7 @@ func eventually(_ condition: () -> Bool) async {
     let bridge = FoundationNotificationBridge(foundation)
     let handler = LeakTracker()
     var recents: RecentPages? = RecentPages()
-    let probe = HandlerCapture()
-    handler.track(probe)
+    let probe = HandlerCapture(trackedBy: handler)
     bridge.observeOnMainActor(CacheTrimmed.self, owner: try #require(recents)) { recents, trimmed in
       withExtendedLifetime(probe) {
         MainActor.assertIsolated()
@@ -216,8 +218,7 @@ func eventually(_ condition: () -> Bool) async {
     var bridge: FoundationNotificationBridge? = FoundationNotificationBridge(foundation)
     let handler = LeakTracker()
     let log = LockedLog<String>()
-    let probe = HandlerCapture()
-    handler.track(probe)
+    let probe = HandlerCapture(trackedBy: handler)
     let token = try #require(bridge).observe(CacheTrimmed.self) { _ in
       withExtendedLifetime(probe) { log.record("called") }
     }
@@ -247,8 +248,7 @@ func eventually(_ condition: () -> Bool) async {
     let bridge = FoundationNotificationBridge(foundation)
     let handler = LeakTracker()
     var recents: RecentPages? = RecentPages()
-    let probe = HandlerCapture()
-    handler.track(probe)
+    let probe = HandlerCapture(trackedBy: handler)
     bridge.observe(DocumentSaved.self, owner: try #require(recents)) { recents, saved in
       withExtendedLifetime(probe) { recents.titles.append(saved.title) }
     }
@@ -280,8 +280,7 @@ func eventually(_ condition: () -> Bool) async {
     let handler = LeakTracker()
     let log = LockedLog<String>()
     var owner: Owner? = Owner("sync", log: log)
-    let probe = HandlerCapture()
-    handler.track(probe)
+    let probe = HandlerCapture(trackedBy: handler)
     bridge.observe(SyncFinished.self, owner: try #require(owner)) { owner, finished in
       withExtendedLifetime(probe) { owner.log.record("\(owner.name) \(finished.count)") }
     }
