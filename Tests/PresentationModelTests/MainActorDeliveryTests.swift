@@ -18,6 +18,18 @@ func drainMainQueue() async {
   }
 }
 
+/// A widget that observes `Counted` on the main actor and records each value it is given, checking
+/// that it runs on the main actor.
+@MainActor
+private func widgetSeeingCountsOnTheMainActor(from center: TypedNotificationCenter) -> MainActorWidget {
+  let widget = MainActorWidget()
+  center.observeOnMainActor(Counted.self, owner: widget) { widget, note in
+    MainActor.assertIsolated()
+    widget.seen.append("\(note.value)")
+  }
+  return widget
+}
+
 @Suite(.timeLimit(.minutes(1))) @MainActor struct MainActorDeliveryTests {
   @Test func postOnTheMainActorDeliversSynchronouslyInRegistrationOrder() {
     let center = TypedNotificationCenter()
@@ -34,11 +46,7 @@ func drainMainQueue() async {
 
   @Test func postFromElsewhereIsDeliveredOnTheMainActorInPostingOrder() async {
     let center = TypedNotificationCenter()
-    let widget = MainActorWidget()
-    center.observeOnMainActor(Counted.self, owner: widget) { widget, note in
-      MainActor.assertIsolated()
-      widget.seen.append("\(note.value)")
-    }
+    let widget = widgetSeeingCountsOnTheMainActor(from: center)
     await Task.detached {
       for value in 1...20 { center.post(Counted(value: value)) }
     }.value
@@ -73,11 +81,7 @@ func drainMainQueue() async {
 
   @Test func postsFromSeveralThreadsReachMainActorObserversOnceEachInPerThreadOrder() async {
     let center = TypedNotificationCenter()
-    let widget = MainActorWidget()
-    center.observeOnMainActor(Counted.self, owner: widget) { widget, note in
-      MainActor.assertIsolated()
-      widget.seen.append("\(note.value)")
-    }
+    let widget = widgetSeeingCountsOnTheMainActor(from: center)
     // Four threads post 250 values each (thread * 1,000 + i) while the main actor is busy waiting.
     onAnotherThread {
       DispatchQueue.concurrentPerform(iterations: 4) { thread in
