@@ -40,16 +40,6 @@ func postTrimmed(_ freedBytes: Int, to center: NotificationCenter, object: AnyOb
   center.post(name: CacheTrimmed.name, object: object, userInfo: ["freedBytes": freedBytes])
 }
 
-/// Captured by a handler and tracked by a `LeakTracker`: it deallocates when the handler is released.
-final class HandlerCapture: Sendable {
-  init(
-    trackedBy tracker: LeakTracker, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
-  ) {
-    tracker.track(self, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-}
-
 /// Waits (cooperatively, bounded by the suite's time limit) until `condition` holds.
 @MainActor
 func eventually(_ condition: () -> Bool) async {

@@ -108,10 +108,10 @@ private func widgetSeeingCountsOnTheMainActor(from center: TypedNotificationCent
       let mainQueue = DispatchSpecificKey<UInt8>()
       DispatchQueue.main.setSpecific(key: mainQueue, value: 1)
       let center = TypedNotificationCenter()
-      let places = LockedState<[String]>([])
+      let places = LockedLog<String>()
       @Sendable func record(_ observer: String) {
         let place = DispatchQueue.getSpecific(key: mainQueue) != nil ? "main queue" : "elsewhere"
-        places.withLock { $0.append("\(observer) on \(place)") }
+        places.record("\(observer) on \(place)")
       }
       let widget = MainActorWidget()
       center.observeOnMainActor(Counted.self, owner: widget) { _, _ in record("owner-bound") }
@@ -122,7 +122,7 @@ private func widgetSeeingCountsOnTheMainActor(from center: TypedNotificationCent
         }
       }
       await drainMainQueue()
-      let recorded = places.withLock { $0 }
+      let recorded = places.entries
       let offMain = recorded.filter { $0.hasSuffix("elsewhere") }
       guard recorded.count == 400, offMain.isEmpty else {
         let message = "\(recorded.count) of 400 calls, \(offMain.count) off the main queue: \(offMain.prefix(3))\n"

@@ -44,18 +44,18 @@ import Testing
   func insertingAndCancellingFromSeveralThreadsLeavesNothingActive() {
     let center = TypedNotificationCenter()
     let bag = ObserverBag()
-    let tokens = LockedState<[ObserverToken]>([])
+    let tokens = LockedLog<ObserverToken>()
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       for step in 0..<250 {
         let token = center.observe(Counted.self) { _ in }
         token.store(in: bag)
-        tokens.withLock { $0.append(token) }
+        tokens.record(token)
         if worker == 0 && step.isMultiple(of: 50) { bag.cancelAll() }
       }
     }
     bag.cancelAll()
     #expect(bag.count == 0)
-    #expect(tokens.withLock { $0.allSatisfy { !$0.isActive } }, "every token the bag held was cancelled")
+    #expect(tokens.entries.allSatisfy { !$0.isActive }, "every token the bag held was cancelled")
     expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 

@@ -27,6 +27,16 @@ final class Owner: Sendable {
 /// A sender object; the center must never retain it.
 final class Sender: Sendable {}
 
+/// Captured by a handler and tracked by a `LeakTracker`: it deallocates when the handler is released.
+final class HandlerCapture: Sendable {
+  init(
+    trackedBy tracker: LeakTracker, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    tracker.track(self, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
 /// Expects every object `tracker` tracks to have deallocated already, here: one check, no waiting,
 /// so it is as strict as `#expect(weakObject == nil)` at this line, and a failure names each
 /// survivor, where it was tracked and what still holds it.

@@ -1,6 +1,7 @@
 import Dispatch
 import PresentationModel
 import PresentationModelTesting
+import PresentationTestSupport
 import Synchronization
 import Testing
 
@@ -23,7 +24,7 @@ import Testing
 
   @Test func concurrentObserveCancelAndPostKeepCountsExact() {
     let center = TypedNotificationCenter()
-    let survivors = LockedState<[ObserverToken]>([])
+    let survivors = LockedBox<[ObserverToken]>([])
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       var mine: [ObserverToken] = []
       for step in 0..<1_000 {
@@ -34,8 +35,8 @@ import Testing
       survivors.withLock { $0 += mine }
       _ = worker
     }
-    #expect(center.observerCount(for: Counted.self) == survivors.withLock { $0.count })
-    #expect(survivors.withLock { $0.count } == 2_000)
+    #expect(center.observerCount(for: Counted.self) == survivors.value.count)
+    #expect(survivors.value.count == 2_000)
     survivors.withLock { $0.removeAll() }
     expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
