@@ -73,72 +73,64 @@ import Testing
   }
 
   @Test func centerReleasesHandlerClosuresWhenItDeinitialises() throws {
-    final class Captured: Sendable {}
-    weak var weakCaptured: Captured?
+    let handler = LeakTracker()
     var center: TypedNotificationCenter? = TypedNotificationCenter()
     var token: ObserverToken?
     do {
-      let captured = Captured()
-      weakCaptured = captured
+      let captured = HandlerCapture(trackedBy: handler)
       token = try #require(center).observe(Counted.self) { _ in withExtendedLifetime(captured) {} }
     }
-    #expect(weakCaptured != nil)
+    #expect(handler.liveCount == 1)
     center = nil
-    #expect(weakCaptured == nil, "a center that is gone must not keep handler captures alive")
+    expectReleased(handler, "a center that is gone must not keep handler captures alive")
     #expect(token?.isActive == false)
     token?.cancel()
   }
 
   @Test func cancelledRegistrationsDoNotKeepTheirCapturesAlive() {
-    final class Captured: Sendable {}
     let center = TypedNotificationCenter()
-    weak var weakCaptured: Captured?
+    let handlers = LeakTracker()
     var tokens: [ObserverToken] = []
     do {
-      let captured = Captured()
-      weakCaptured = captured
+      let captured = HandlerCapture(trackedBy: handlers)
       tokens = (0..<3).map { _ in center.observe(Counted.self) { _ in withExtendedLifetime(captured) {} } }
     }
     for token in tokens { token.cancel() }
     #expect(center.observerCount(for: Counted.self) == 0)
     tokens.removeAll()
-    #expect(weakCaptured == nil, "ended registrations are dropped by the center")
+    expectReleased(handlers, "ended registrations are dropped by the center")
   }
 
   @Test func deadOwnersAreSweptWithoutAnyPost() {
-    final class Captured: Sendable {}
     let center = TypedNotificationCenter()
-    weak var weakCaptured: Captured?
+    let handlers = LeakTracker()
     do {
-      let captured = Captured()
-      weakCaptured = captured
+      let captured = HandlerCapture(trackedBy: handlers)
       var owners: [Owner] = (0..<10).map { Owner("\($0)", log: LockedLog<String>()) }
       for owner in owners {
         center.observe(Counted.self, owner: owner) { _, _ in withExtendedLifetime(captured) {} }
       }
       owners.removeAll()
     }
-    #expect(weakCaptured != nil, "nobody looked yet: storage is reclaimed lazily")
+    #expect(handlers.liveCount == 1, "nobody looked yet: storage is reclaimed lazily")
     // Registering more observers sweeps dead entries once the channel has grown enough.
     let keep = Owner("keep", log: LockedLog<String>())
     for _ in 0..<64 { center.observe(Counted.self, owner: keep) { _, _ in } }
-    #expect(weakCaptured == nil, "the growth sweep reclaims registrations whose owner died")
+    expectReleased(handlers, "the growth sweep reclaims registrations whose owner died")
     #expect(center.observerCount(for: Counted.self) == 64)
   }
 
   @Test func cancellingOneAmongManyReleasesItsCapturesAtOnce() {
-    final class Captured: Sendable {}
     let center = TypedNotificationCenter()
     let others = (0..<100).map { _ in center.observe(Counted.self) { _ in } }
-    weak var weakCaptured: Captured?
+    let handler = LeakTracker()
     var token: ObserverToken?
     do {
-      let captured = Captured()
-      weakCaptured = captured
+      let captured = HandlerCapture(trackedBy: handler)
       token = center.observe(Counted.self) { _ in withExtendedLifetime(captured) {} }
     }
     token?.cancel()
-    #expect(weakCaptured == nil, "cancel() must release the handler, not wait for a compaction")
+    expectReleased(handler, "cancel() must release the handler, not wait for a compaction")
     #expect(center.observerCount(for: Counted.self) == 100)
     withExtendedLifetime(others) {}
   }

@@ -254,7 +254,8 @@ import Testing
   @Test func releasingThePendingDeleteLetsEveryFadeFinishAndDispose() throws {
     let log = LockedLog<String>()
     var pendingDelete: PendingDelete? = makePendingDelete()
-    weak let weakPendingDelete = pendingDelete
+    let pendingDeletes = LeakTracker()
+    pendingDeletes.track(try #require(pendingDelete))
     var first: RecordingWidget? = RecordingWidget("first", log: log)
     var second: RecordingWidget? = RecordingWidget("second", log: log)
     weak let weakFirst = first
@@ -266,7 +267,7 @@ import Testing
     second = nil
 
     pendingDelete = nil
-    #expect(weakPendingDelete == nil, "the scheduled steps do not keep the PendingDelete alive")
+    expectReleased(pendingDeletes, "the scheduled steps do not keep the PendingDelete alive")
     #expect(weakFirst?.opacity == 0.5)
 
     scheduler.advance(by: .milliseconds(25))
