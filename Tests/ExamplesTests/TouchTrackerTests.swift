@@ -68,8 +68,8 @@ import TouchTrackerExample
     #expect(!canvas.menu.isVisible)
   }
 
-  /// The Objective-C seed's `deleteLine:` removes the line and never clears the selection. The same
-  /// omission here cannot leave the menu up: the drawing validates its selection.
+  /// The original Objective-C code's `deleteLine:` removes the line and never clears the selection.
+  /// The same omission here cannot leave the menu up: the drawing validates its selection.
   @Test func removingTheSelectedLineWithoutTouchingTheSelectionStillHidesTheMenu() {
     let canvas = makeCanvas()
     let line = canvas.drawing.addLine(from: Point(x: 0, y: 0), to: Point(x: 100, y: 0))

@@ -5,7 +5,8 @@ import Testing
 
 // `RelationshipsChanged` is the shared test notification declared in Support.swift.
 
-/// The seed's node widget: it observes the presentation model for as long as it lives.
+/// The node widget of the code this package started from: it observes the presentation model for
+/// as long as it lives.
 @MainActor
 private final class NodeWidget: Fadable {
   var opacity = 1.0
@@ -93,7 +94,7 @@ private final class NodeWidget: Fadable {
     #expect(scheduler.pendingCount == 0)
   }
 
-  /// Seed 002 from the tap on Delete to the last observer gone.
+  /// Case 002 of the code this package started from: the tap on Delete to the last observer gone.
   @Test func deletedNodeWidgetFadesDisposesDeinitialisesAndStopsObserving() throws {
     let center = TypedNotificationCenter()
     let scheduler = ManualStepScheduler()
