@@ -18,7 +18,12 @@ let package = Package(
     .target(name: "PresentationModelDiagnostics", dependencies: ["PresentationModel"]),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel", "PresentationModelDiagnostics"]),
     .executableTarget(name: "presentation-bench", dependencies: ["PresentationModel", "PresentationModelTesting"]),
-    .testTarget(name: "PresentationModelTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
+    // What the test targets share (locked logs and boxes, the seeded generator, thread runners): not a
+    // product, so no outside package can depend on it.
+    .target(name: "PresentationTestSupport", dependencies: ["PresentationModel"], path: "Tests/Support"),
+    .testTarget(
+      name: "PresentationModelTests",
+      dependencies: ["PresentationModel", "PresentationModelTesting", "PresentationTestSupport"]),
     .testTarget(name: "PresentationModelDiagnosticsTests", dependencies: ["PresentationModelDiagnostics"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
     // The three example scenarios, built on the public API only.
@@ -30,9 +35,14 @@ let package = Package(
       dependencies: ["PresentationModel", "TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample"]),
     .testTarget(
       name: "ExamplesTests",
-      dependencies: ["TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample", "PresentationModelTesting"]),
+      dependencies: [
+        "TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample", "PresentationModelTesting",
+        "PresentationTestSupport",
+      ]),
     .testTarget(name: "PresentationDemoTests", dependencies: ["presentation-demo"]),
-    .testTarget(name: "ReliabilityTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: ["PresentationModel", "PresentationModelTesting", "PresentationTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import PresentationModel
 import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 import TouchTrackerExample
 
@@ -67,8 +68,8 @@ import TouchTrackerExample
     #expect(!canvas.menu.isVisible)
   }
 
-  /// The Objective-C seed's `deleteLine:` removes the line and never clears the selection. The same
-  /// omission here cannot leave the menu up: the drawing validates its selection.
+  /// The original Objective-C code's `deleteLine:` removes the line and never clears the selection.
+  /// The same omission here cannot leave the menu up: the drawing validates its selection.
   @Test func removingTheSelectedLineWithoutTouchingTheSelectionStillHidesTheMenu() {
     let canvas = makeCanvas()
     let line = canvas.drawing.addLine(from: Point(x: 0, y: 0), to: Point(x: 100, y: 0))
@@ -123,7 +124,7 @@ import TouchTrackerExample
   /// while nothing is selected, and is visible only for a selected line that exists.
   @Test(arguments: [1, 2, 3, 0xDEAD_BEEF, 20_240_601] as [UInt64])
   func menuIsNeverVisibleWithoutASelection(seed: UInt64) {
-    var random = SplitMix64(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let canvas = makeCanvas()
     func randomPoint() -> Point {
       Point(x: Double.random(in: 0...200, using: &random), y: Double.random(in: 0...200, using: &random))

@@ -97,16 +97,16 @@ import Testing
     #expect(scheduler.nextDeadline == nil)
   }
 
-  @Test func manyInterleavedDeadlinesRunInDeadlineThenSchedulingOrder() {
+  @Test func manyInterleavedDeadlinesRunInDeadlineThenSchedulingOrder() throws {
     // Deadlines scrambled by a fixed permutation (7 is coprime with 60), with duplicates.
     for index in 0..<60 {
       let deadline = (index * 7 % 60) / 2
       _ = schedule("\(deadline).\(index)", after: .milliseconds(deadline))
     }
     scheduler.runUntilIdle()
-    let ran = runs.entries.map { entry -> (Int, Int) in
+    let ran = try runs.entries.map { entry -> (Int, Int) in
       let parts = entry.split(separator: "@")[0].split(separator: ".")
-      return (Int(parts[0])!, Int(parts[1])!)
+      return (try #require(Int(parts[0])), try #require(Int(parts[1])))
     }
     #expect(ran.count == 60)
     #expect(ran.map(\.0) == ran.map(\.0).sorted(), "deadline order")

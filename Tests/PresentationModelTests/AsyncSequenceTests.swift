@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationModelTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct AsyncSequenceTests {
@@ -47,7 +48,7 @@ import Testing
     consumer.cancel()
     _ = await consumer.value  // the loop ended: the task's cancellation finished the sequence
     #expect(!sequence.token.isActive)
-    #expect(center.observerCount(for: Counted.self) == 0)
+    await expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
   @Test func droppingTheSequenceEndsTheRegistration() {
@@ -57,8 +58,7 @@ import Testing
       #expect(center.observerCount(for: Counted.self) == 1)
       _ = sequence.makeAsyncIterator()
     }
-    #expect(center.observerCount(for: Counted.self) == 0)
-    #expect(center.registrations.isEmpty)
+    expectNoObservers(in: center, timeout: .zero)
   }
 
   @Test func anIteratorKeepsTheRegistrationAliveAfterTheSequenceIsDropped() async {
@@ -69,10 +69,10 @@ import Testing
     #expect(await iterator.next()?.value == 7)
   }
 
-  @Test func centerDeinitFinishesTheSequence() async {
+  @Test func centerDeinitFinishesTheSequence() async throws {
     var center: TypedNotificationCenter? = TypedNotificationCenter()
-    let sequence = center!.notifications(of: Counted.self, bufferingPolicy: .unbounded)
-    center!.post(Counted(value: 1))
+    let sequence = try #require(center).notifications(of: Counted.self, bufferingPolicy: .unbounded)
+    try #require(center).post(Counted(value: 1))
     center = nil
     var received: [Int] = []
     for await note in sequence { received.append(note.value) }

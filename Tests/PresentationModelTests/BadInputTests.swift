@@ -1,4 +1,6 @@
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 @Suite struct BadInputTests {
@@ -8,12 +10,12 @@ import Testing
     token.cancel()
     token.cancel()
     #expect(!token.isActive)
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
-  @Test func cancellingAfterTheCenterIsGoneIsHarmless() {
+  @Test func cancellingAfterTheCenterIsGoneIsHarmless() throws {
     var center: TypedNotificationCenter? = TypedNotificationCenter()
-    let token = center!.observe(Counted.self) { _ in }
+    let token = try #require(center).observe(Counted.self) { _ in }
     center = nil
     #expect(!token.isActive)
     token.cancel()
@@ -23,8 +25,8 @@ import Testing
   @Test func observingWithAnOwnerThatIsBeingTornDownRegistersNothing() {
     final class TearingDown: Sendable {
       let center: TypedNotificationCenter
-      let result: Recorder
-      init(center: TypedNotificationCenter, result: Recorder) {
+      let result: LockedLog<String>
+      init(center: TypedNotificationCenter, result: LockedLog<String>) {
         self.center = center
         self.result = result
       }
@@ -34,7 +36,7 @@ import Testing
       }
     }
     let center = TypedNotificationCenter()
-    let result = Recorder()
+    let result = LockedLog<String>()
     _ = TearingDown(center: center, result: result)
     #expect(result.entries == ["ended"])
     #expect(center.observerCount(for: Counted.self) == 0)
@@ -61,7 +63,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aChainOfManyDifferentTypesPostedOnceEachIsNotStopped() async {
       await #expect(processExitsWith: .success) {
         let center = TypedNotificationCenter()
-        let reached = Recorder()
+        let reached = LockedLog<String>()
         let tokens = registerChain(Counted.self, links: TypedNotificationCenter.maximumNestedPostDepth, on: center) {
           reached.record("innermost")
         }

@@ -1,3 +1,4 @@
+import PresentationTestSupport
 import Testing
 
 @testable import PresentationModel
@@ -13,14 +14,9 @@ import Testing
     let keys = (0..<200).map { _ in Key() }
     var table = ChannelTable()
     var model: [ObjectIdentifier: AnyChannel] = [:]
-    var state = seed
+    var generator = SeededGenerator(seed: seed)
     func next() -> Int {
-      // SplitMix64: a fixed sequence per seed.
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
+      Int(truncatingIfNeeded: generator.next() >> 1)
     }
     for step in 0..<5_000 {
       let identifier = ObjectIdentifier(keys[next() % keys.count])

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PresentationModel
 import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 /// A Foundation notification with a payload in `userInfo`, as system notifications carry theirs.
@@ -39,16 +40,6 @@ func postTrimmed(_ freedBytes: Int, to center: NotificationCenter, object: AnyOb
   center.post(name: CacheTrimmed.name, object: object, userInfo: ["freedBytes": freedBytes])
 }
 
-/// Tells when its deinit ran: a handler that captures it shows when the handler was released.
-final class ReleaseFlag: Sendable {
-  private let released = LockedState(false)
-  var isSet: Bool { released.withLock { $0 } }
-  func set() { released.withLock { $0 = true } }
-
-  /// A probe that sets this flag when it deinitialises.
-  func probe() -> DeinitProbe { DeinitProbe { self.set() } }
-}
-
 /// Waits (cooperatively, bounded by the suite's time limit) until `condition` holds.
 @MainActor
 func eventually(_ condition: () -> Bool) async {
@@ -59,14 +50,14 @@ func eventually(_ condition: () -> Bool) async {
 }
 
 @Suite(.timeLimit(.minutes(1))) @MainActor struct FoundationBridgeTests {
-  @Test func ownerBoundObservationReceivesTypedValuesAndEndsWithItsOwner() async {
+  @Test func ownerBoundObservationReceivesTypedValuesAndEndsWithItsOwner() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let log = Recorder()
-    let handlerReleased = ReleaseFlag()
+    let log = LockedLog<String>()
+    let handler = LeakTracker()
     var owner: Owner? = Owner("meter", log: log)
-    let probe = handlerReleased.probe()
-    bridge.observe(CacheTrimmed.self, owner: owner!) { owner, trimmed in
+    let probe = HandlerCapture(trackedBy: handler)
+    bridge.observe(CacheTrimmed.self, owner: try #require(owner)) { owner, trimmed in
       withExtendedLifetime(probe) { owner.log.record("\(owner.name) \(trimmed.freedBytes)") }
     }
     _ = consume probe
@@ -75,37 +66,37 @@ func eventually(_ condition: () -> Bool) async {
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 1)
 
     owner = nil
-    #expect(!handlerReleased.isSet, "nobody noticed yet: an owner's deinit cannot be hooked")
+    #expect(handler.liveCount == 1, "nobody noticed yet: an owner's deinit cannot be hooked")
     postTrimmed(1_024, to: foundation)  // notices the dead owner, ends the observation
     #expect(log.entries == ["meter 512"], "nothing delivered after the owner deinitialised")
-    #expect(handlerReleased.isSet, "Foundation released the block it held: its observer was removed")
+    expectReleased(handler, "Foundation released the block it held: its observer was removed")
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
     #expect(bridge.registrations.isEmpty)
     postTrimmed(2_048, to: foundation)
     #expect(log.entries == ["meter 512"])
   }
 
-  @Test func askingForTheCountAlsoRemovesTheObserverOfADeadOwner() {
+  @Test func askingForTheCountAlsoRemovesTheObserverOfADeadOwner() throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
-    var owner: Owner? = Owner("o", log: Recorder())
-    let probe = handlerReleased.probe()
-    bridge.observe(CacheTrimmed.self, owner: owner!) { _, _ in withExtendedLifetime(probe) {} }
+    let handler = LeakTracker()
+    var owner: Owner? = Owner("o", log: LockedLog<String>())
+    let probe = HandlerCapture(trackedBy: handler)
+    bridge.observe(CacheTrimmed.self, owner: try #require(owner)) { _, _ in withExtendedLifetime(probe) {} }
     _ = consume probe
     owner = nil
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
-    #expect(handlerReleased.isSet)
+    expectReleased(handler, "the handler was released")
   }
 
   @Test func tokenBoundObservationEndsWhenCancelledOrReleased() {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let log = Recorder()
-    let firstReleased = ReleaseFlag()
-    let secondReleased = ReleaseFlag()
-    let firstProbe = firstReleased.probe()
-    let secondProbe = secondReleased.probe()
+    let log = LockedLog<String>()
+    let firstHandler = LeakTracker()
+    let secondHandler = LeakTracker()
+    let firstProbe = HandlerCapture(trackedBy: firstHandler)
+    let secondProbe = HandlerCapture(trackedBy: secondHandler)
     let first = bridge.observe(CacheTrimmed.self) { trimmed in
       withExtendedLifetime(firstProbe) { log.record("first \(trimmed.freedBytes)") }
     }
@@ -117,9 +108,9 @@ func eventually(_ condition: () -> Bool) async {
     // Foundation decides the order of its observers (on Linux it does not keep registration order).
     #expect(log.entries.sorted() == ["first 1", "second 1"])
     first.cancel()
-    #expect(firstReleased.isSet, "cancel removed the Foundation observer at once")
+    expectReleased(firstHandler, "cancel removed the Foundation observer at once")
     second = nil
-    #expect(secondReleased.isSet, "releasing the token removed the Foundation observer at once")
+    expectReleased(secondHandler, "releasing the token removed the Foundation observer at once")
     postTrimmed(2, to: foundation)
     #expect(log.entries.count == 2)
     #expect(bridge.registrations.isEmpty)
@@ -129,7 +120,7 @@ func eventually(_ condition: () -> Bool) async {
   @Test func objectFilterDeliversOnlyThatObjectsPosts() {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let log = Recorder()
+    let log = LockedLog<String>()
     let left = Sender()
     let right = Sender()
     let token = bridge.observe(CacheTrimmed.self, object: left) { trimmed in log.record("\(trimmed.freedBytes)") }
@@ -143,7 +134,7 @@ func eventually(_ condition: () -> Bool) async {
   @Test func aNotificationThatDoesNotConvertIsSkippedAndReportedOnce() {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let log = Recorder()
+    let log = LockedLog<String>()
     let token = bridge.observe(NeverConverts.self) { _ in log.record("called") }
     for _ in 0..<3 { foundation.post(name: NeverConverts.name, object: nil) }
     #expect(log.entries.isEmpty)
@@ -154,13 +145,13 @@ func eventually(_ condition: () -> Bool) async {
     token.cancel()
   }
 
-  @Test func mainActorDeliveryWithANonSendableOwner() async {
+  @Test func mainActorDeliveryWithANonSendableOwner() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
+    let handler = LeakTracker()
     var recents: RecentPages? = RecentPages()
-    let probe = handlerReleased.probe()
-    bridge.observeOnMainActor(CacheTrimmed.self, owner: recents!) { recents, trimmed in
+    let probe = HandlerCapture(trackedBy: handler)
+    bridge.observeOnMainActor(CacheTrimmed.self, owner: try #require(recents)) { recents, trimmed in
       withExtendedLifetime(probe) {
         MainActor.assertIsolated()
         recents.titles.append("\(trimmed.freedBytes)")
@@ -178,7 +169,7 @@ func eventually(_ condition: () -> Bool) async {
     recents = nil
     postTrimmed(3, to: foundation)
     await drainMainQueue()
-    #expect(handlerReleased.isSet, "the Foundation observer was removed")
+    expectReleased(handler, "the Foundation observer was removed")
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
   }
 
@@ -196,7 +187,7 @@ func eventually(_ condition: () -> Bool) async {
   @Test func registrationsNameTheObserveCallAndTheLeakCheckSeesThem() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let owner = Owner("o", log: Recorder())
+    let owner = Owner("o", log: LockedLog<String>())
     let line = #line + 1
     bridge.observe(CacheTrimmed.self, owner: owner) { _, _ in }
     let registration = try #require(bridge.registrations.first)
@@ -212,25 +203,27 @@ func eventually(_ condition: () -> Bool) async {
     withExtendedLifetime(owner) {}
   }
 
-  @Test func aBridgeThatDeinitialisesRemovesItsFoundationObservers() {
+  @Test func aBridgeThatDeinitialisesRemovesItsFoundationObservers() throws {
     let foundation = NotificationCenter()
     var bridge: FoundationNotificationBridge? = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
-    let log = Recorder()
-    let probe = handlerReleased.probe()
-    let token = bridge!.observe(CacheTrimmed.self) { _ in withExtendedLifetime(probe) { log.record("called") } }
+    let handler = LeakTracker()
+    let log = LockedLog<String>()
+    let probe = HandlerCapture(trackedBy: handler)
+    let token = try #require(bridge).observe(CacheTrimmed.self) { _ in
+      withExtendedLifetime(probe) { log.record("called") }
+    }
     _ = consume probe
     bridge = nil
-    #expect(handlerReleased.isSet)
+    expectReleased(handler, "the handler was released")
     #expect(!token.isActive)
     postTrimmed(1, to: foundation)
     #expect(log.entries.isEmpty)
   }
 
-  @Test func theDefaultCenterWorksThroughTheDefaultBridge() async {
-    let log = Recorder()
+  @Test func theDefaultCenterWorksThroughTheDefaultBridge() async throws {
+    let log = LockedLog<String>()
     var owner: Owner? = Owner("default", log: log)
-    FoundationNotificationBridge.default.observe(CacheTrimmed.self, owner: owner!) { owner, trimmed in
+    FoundationNotificationBridge.default.observe(CacheTrimmed.self, owner: try #require(owner)) { owner, trimmed in
       owner.log.record("\(trimmed.freedBytes)")
     }
     postTrimmed(7, to: .default)
@@ -240,13 +233,13 @@ func eventually(_ condition: () -> Bool) async {
     await expectNoObservers(in: FoundationNotificationBridge.default, of: CacheTrimmed.self)
   }
 
-  @Test func mainActorMessageObservedWithAnOwnerAndNoToken() async {
+  @Test func mainActorMessageObservedWithAnOwnerAndNoToken() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
+    let handler = LeakTracker()
     var recents: RecentPages? = RecentPages()
-    let probe = handlerReleased.probe()
-    bridge.observe(DocumentSaved.self, owner: recents!) { recents, saved in
+    let probe = HandlerCapture(trackedBy: handler)
+    bridge.observe(DocumentSaved.self, owner: try #require(recents)) { recents, saved in
       withExtendedLifetime(probe) { recents.titles.append(saved.title) }
     }
     _ = consume probe
@@ -254,7 +247,7 @@ func eventually(_ condition: () -> Bool) async {
     #expect(recents?.titles == ["Notes"])
     recents = nil
     foundation.post(DocumentSaved(title: "Later"))
-    #expect(handlerReleased.isSet, "the Foundation observer was removed")
+    expectReleased(handler, "the Foundation observer was removed")
     #expect(bridge.registrations.isEmpty)
   }
 
@@ -271,14 +264,14 @@ func eventually(_ condition: () -> Bool) async {
     #expect(recents.titles == ["mine"])
   }
 
-  @Test func asyncMessageObservedWithAnOwnerAndNoToken() async {
+  @Test func asyncMessageObservedWithAnOwnerAndNoToken() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let handlerReleased = ReleaseFlag()
-    let log = Recorder()
+    let handler = LeakTracker()
+    let log = LockedLog<String>()
     var owner: Owner? = Owner("sync", log: log)
-    let probe = handlerReleased.probe()
-    bridge.observe(SyncFinished.self, owner: owner!) { owner, finished in
+    let probe = HandlerCapture(trackedBy: handler)
+    bridge.observe(SyncFinished.self, owner: try #require(owner)) { owner, finished in
       withExtendedLifetime(probe) { owner.log.record("\(owner.name) \(finished.count)") }
     }
     _ = consume probe
@@ -288,7 +281,7 @@ func eventually(_ condition: () -> Bool) async {
     #expect(log.entries == ["sync 3"])
     owner = nil
     foundation.post(SyncFinished(count: 4))  // its task finds the owner gone and ends the observation
-    await eventually { handlerReleased.isSet }
+    await eventually { handler.liveCount == 0 }
     #expect(log.entries == ["sync 3"])
     #expect(bridge.registrations.isEmpty)
   }

@@ -1,10 +1,11 @@
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 @Suite struct IntrospectionTests {
   @Test func registrationsNameTypeOwnerCallSiteAndDelivery() throws {
     let center = TypedNotificationCenter()
-    let owner = Owner("o", log: Recorder())
+    let owner = Owner("o", log: LockedLog<String>())
     let sender = Sender()
     let ownerLine = #line + 1
     center.observe(NodeDeleted.self, owner: owner) { _, _ in }
@@ -51,10 +52,10 @@ import Testing
     #expect(token.info.description.hasSuffix(", main actor"))
   }
 
-  @Test func deadOwnersAndCancelledTokensAreNotListed() {
+  @Test func deadOwnersAndCancelledTokensAreNotListed() throws {
     let center = TypedNotificationCenter()
-    var owner: Owner? = Owner("o", log: Recorder())
-    center.observe(Counted.self, owner: owner!) { _, _ in }
+    var owner: Owner? = Owner("o", log: LockedLog<String>())
+    center.observe(Counted.self, owner: try #require(owner)) { _, _ in }
     let token = center.observe(Counted.self) { _ in }
     #expect(center.registrations.count == 2)
     owner = nil

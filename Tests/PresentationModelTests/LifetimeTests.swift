@@ -1,4 +1,6 @@
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 @Suite struct LifetimeTests {
@@ -22,19 +24,22 @@ import Testing
   /// Releases owner, sender, token and center one by one in `order`, checking after each step
   /// what is still delivered and counted, and that nothing outlives its last user reference.
   @Test(arguments: everyReleaseOrder)
-  func releasingInAnyOrderLeavesNothingBehind(order: [Party]) {
-    let log = Recorder()
+  func releasingInAnyOrderLeavesNothingBehind(order: [Party]) throws {
+    let log = LockedLog<String>()
     var center: TypedNotificationCenter? = TypedNotificationCenter()
     var owner: Owner? = Owner("owner", log: log)
     var sender: Sender? = Sender()
-    var token: ObserverToken? = center!.observe(Counted.self) { note in log.record("token \(note.value)") }
-    let ownerToken = center!.observe(Counted.self, owner: owner!, from: sender!) { owner, note in
+    var token: ObserverToken? = try #require(center).observe(Counted.self) { note in log.record("token \(note.value)") }
+    let ownerToken = try #require(center).observe(
+      Counted.self, owner: try #require(owner), from: try #require(sender) as Sender
+    ) { owner, note in
       owner.log.record("owner \(note.value)")
     }
-    weak let weakCenter = center
-    weak let weakOwner = owner
-    weak let weakSender = sender
-    weak let weakToken = token
+    let tracker = LeakTracker()
+    tracker.track(try #require(center))
+    tracker.track(try #require(owner))
+    tracker.track(try #require(sender))
+    tracker.track(try #require(token))
 
     var step = 0
     func check() {
@@ -62,81 +67,70 @@ import Testing
       }
       check()
     }
-    #expect(weakCenter == nil)
-    #expect(weakOwner == nil)
-    #expect(weakSender == nil)
-    #expect(weakToken == nil)
+    expectReleased(tracker, "center, owner, sender and token, while the owner-bound token is still held")
     #expect(!ownerToken.isActive)
     ownerToken.cancel()  // after everything is gone: harmless
   }
 
-  @Test func centerReleasesHandlerClosuresWhenItDeinitialises() {
-    final class Captured: Sendable {}
-    weak var weakCaptured: Captured?
+  @Test func centerReleasesHandlerClosuresWhenItDeinitialises() throws {
+    let handler = LeakTracker()
     var center: TypedNotificationCenter? = TypedNotificationCenter()
     var token: ObserverToken?
     do {
-      let captured = Captured()
-      weakCaptured = captured
-      token = center!.observe(Counted.self) { _ in withExtendedLifetime(captured) {} }
+      let captured = HandlerCapture(trackedBy: handler)
+      token = try #require(center).observe(Counted.self) { _ in withExtendedLifetime(captured) {} }
     }
-    #expect(weakCaptured != nil)
+    #expect(handler.liveCount == 1)
     center = nil
-    #expect(weakCaptured == nil, "a center that is gone must not keep handler captures alive")
+    expectReleased(handler, "a center that is gone must not keep handler captures alive")
     #expect(token?.isActive == false)
     token?.cancel()
   }
 
   @Test func cancelledRegistrationsDoNotKeepTheirCapturesAlive() {
-    final class Captured: Sendable {}
     let center = TypedNotificationCenter()
-    weak var weakCaptured: Captured?
+    let handlers = LeakTracker()
     var tokens: [ObserverToken] = []
     do {
-      let captured = Captured()
-      weakCaptured = captured
+      let captured = HandlerCapture(trackedBy: handlers)
       tokens = (0..<3).map { _ in center.observe(Counted.self) { _ in withExtendedLifetime(captured) {} } }
     }
     for token in tokens { token.cancel() }
     #expect(center.observerCount(for: Counted.self) == 0)
     tokens.removeAll()
-    #expect(weakCaptured == nil, "ended registrations are dropped by the center")
+    expectReleased(handlers, "ended registrations are dropped by the center")
   }
 
   @Test func deadOwnersAreSweptWithoutAnyPost() {
-    final class Captured: Sendable {}
     let center = TypedNotificationCenter()
-    weak var weakCaptured: Captured?
+    let handlers = LeakTracker()
     do {
-      let captured = Captured()
-      weakCaptured = captured
-      var owners: [Owner] = (0..<10).map { Owner("\($0)", log: Recorder()) }
+      let captured = HandlerCapture(trackedBy: handlers)
+      var owners: [Owner] = (0..<10).map { Owner("\($0)", log: LockedLog<String>()) }
       for owner in owners {
         center.observe(Counted.self, owner: owner) { _, _ in withExtendedLifetime(captured) {} }
       }
       owners.removeAll()
     }
-    #expect(weakCaptured != nil, "nobody looked yet: storage is reclaimed lazily")
+    #expect(handlers.liveCount == 1, "nobody looked yet: storage is reclaimed lazily")
     // Registering more observers sweeps dead entries once the channel has grown enough.
-    let keep = Owner("keep", log: Recorder())
+    let keep = Owner("keep", log: LockedLog<String>())
     for _ in 0..<64 { center.observe(Counted.self, owner: keep) { _, _ in } }
-    #expect(weakCaptured == nil, "the growth sweep reclaims registrations whose owner died")
+    expectReleased(handlers, "the growth sweep reclaims registrations whose owner died")
     #expect(center.observerCount(for: Counted.self) == 64)
   }
 
   @Test func cancellingOneAmongManyReleasesItsCapturesAtOnce() {
-    final class Captured: Sendable {}
     let center = TypedNotificationCenter()
     let others = (0..<100).map { _ in center.observe(Counted.self) { _ in } }
-    weak var weakCaptured: Captured?
+    let handler = LeakTracker()
     var token: ObserverToken?
     do {
-      let captured = Captured()
-      weakCaptured = captured
+      let captured = HandlerCapture(trackedBy: handler)
       token = center.observe(Counted.self) { _ in withExtendedLifetime(captured) {} }
     }
     token?.cancel()
-    #expect(weakCaptured == nil, "cancel() must release the handler, not wait for a compaction")
+    expectReleased(handler, "cancel() must release the handler, not wait for a compaction")
     #expect(center.observerCount(for: Counted.self) == 100)
     withExtendedLifetime(others) {}
   }
@@ -144,14 +138,14 @@ import Testing
   @Test func cancellingDuringADeliveryReleasesCapturesWhenThePostEnds() {
     final class Captured: Sendable {}
     let center = TypedNotificationCenter()
-    let box = TokenBox()
-    let observedAlive = Recorder()
+    let box = LockedLog<ObserverToken>()
+    let observedAlive = LockedLog<String>()
     var captured: Captured? = Captured()
     weak let weakCaptured = captured
-    box.append(center.observe(Counted.self) { [captured] _ in withExtendedLifetime(captured) {} })
+    box.record(center.observe(Counted.self) { [captured] _ in withExtendedLifetime(captured) {} })
     captured = nil
     let canceller = center.observe(Counted.self) { [weak weakCaptured] _ in
-      for token in box.tokens { token.cancel() }
+      for token in box.entries { token.cancel() }
       box.removeAll()
       observedAlive.record(weakCaptured == nil ? "released" : "alive")
     }

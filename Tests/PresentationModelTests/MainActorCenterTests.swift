@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 /// A page of a document: a plain class, deliberately not Sendable.
@@ -40,19 +42,22 @@ enum OnMainQueue {
 }
 
 @Suite(.timeLimit(.minutes(1))) @MainActor struct MainActorCenterTests {
-  @Test func nonSendableOwnerPayloadAndHandlerStateWork() {
+  @Test func nonSendableOwnerPayloadAndHandlerStateWork() throws {
     let center = MainActorNotificationCenter()
     var recents: RecentPages? = RecentPages()
     var seenByToken = 0  // local state mutated by the handler
-    center.observe(PageOpened.self, owner: recents!) { recents, note in recents.titles.append(note.page.title) }
+    center.observe(PageOpened.self, owner: try #require(recents)) { recents, note in
+      recents.titles.append(note.page.title)
+    }
     let token = center.observe(PageOpened.self) { _ in seenByToken += 1 }
     center.post(PageOpened(page: Page("one")))
     #expect(recents?.titles == ["one"], "delivered before post returned")
     #expect(seenByToken == 1)
     #expect(center.observerCount(for: PageOpened.self) == 2)
-    weak let weakRecents = recents
+    let tracker = LeakTracker()
+    tracker.track(try #require(recents))
     recents = nil
-    #expect(weakRecents == nil, "the center does not retain the owner")
+    expectReleased(tracker, "the center does not retain the owner")
     #expect(center.observerCount(for: PageOpened.self) == 1)
     token.cancel()
     center.post(PageOpened(page: Page("two")))
@@ -105,7 +110,7 @@ enum OnMainQueue {
     withExtendedLifetime(adder) {}
   }
 
-  @Test func observerCancelledOrWhoseOwnerDiedDuringADeliveryIsNotCalledAfterwards() {
+  @Test func observerCancelledOrWhoseOwnerDiedDuringADeliveryIsNotCalledAfterwards() throws {
     let center = MainActorNotificationCenter()
     var log: [String] = []
     var victim: RecentPages? = RecentPages()
@@ -115,7 +120,7 @@ enum OnMainQueue {
       later?.cancel()
       victim = nil
     }
-    center.observe(PageClosed.self, owner: victim!) { _, _ in log.append("owner-bound") }
+    center.observe(PageClosed.self, owner: try #require(victim)) { _, _ in log.append("owner-bound") }
     later = center.observe(PageClosed.self) { _ in log.append("later") }
     center.post(PageClosed())
     #expect(log == ["killer"])
@@ -142,19 +147,19 @@ enum OnMainQueue {
     #expect(center.registrations.isEmpty)
   }
 
-  @Test func senderFilterDeliversOnlyPostsFromThatSenderAndEndsWithIt() {
+  @Test func senderFilterDeliversOnlyPostsFromThatSenderAndEndsWithIt() async throws {
     let center = MainActorNotificationCenter()
     var left: RecentPages? = RecentPages()
     let right = RecentPages()
     var log: [String] = []
-    let token = center.observe(PageClosed.self, from: left!) { _ in log.append("left") }
-    center.post(PageClosed(), from: left!)
+    let token = center.observe(PageClosed.self, from: try #require(left) as RecentPages) { _ in log.append("left") }
+    center.post(PageClosed(), from: try #require(left))
     center.post(PageClosed(), from: right)
     center.post(PageClosed())
     #expect(log == ["left"])
     left = nil
     #expect(!token.isActive, "the sender is not retained; its death ends the filtered observation")
-    #expect(center.observerCount(for: PageClosed.self) == 0)
+    await expectNoObservers(in: center, of: PageClosed.self, timeout: .zero)
   }
 
   @Test func registrationsNameTheObserveCall() throws {
@@ -174,24 +179,23 @@ enum OnMainQueue {
     token.cancel()
   }
 
-  @Test func bagAndSetEndMainActorObservations() {
+  @Test func bagAndSetEndMainActorObservations() async throws {
     let center = MainActorNotificationCenter()
     let recents = RecentPages()
     var bag: ObserverBag? = ObserverBag()
-    center.observe(PageClosed.self) { _ in }.store(in: bag!)
-    center.observe(PageClosed.self, owner: recents) { _, _ in }.store(in: bag!)
+    center.observe(PageClosed.self) { _ in }.store(in: try #require(bag))
+    center.observe(PageClosed.self, owner: recents) { _, _ in }.store(in: try #require(bag))
     var tokens = Set<ObserverToken>()
     center.observe(PageClosed.self) { _ in }.store(in: &tokens)
     #expect(center.observerCount(for: PageClosed.self) == 3)
     bag = nil
     tokens.removeAll()
-    #expect(center.observerCount(for: PageClosed.self) == 0)
-    #expect(center.registrations.isEmpty)
+    await expectNoObservers(in: center, timeout: .zero)
   }
 
   @Test func cancelFromAnotherThreadStopsDeliveryAtOnceAndReleasesTheHandlerOnTheMainActor() async {
     let center = MainActorNotificationCenter()
-    let releasedOnMainQueue = LockedState<Bool?>(nil)
+    let releasedOnMainQueue = LockedBox<Bool?>(nil)
     var calls = 0
     let probe = DeinitProbe { releasedOnMainQueue.withLock { $0 = OnMainQueue.isCurrent } }
     let token = center.observe(PageClosed.self) { _ in
@@ -205,13 +209,13 @@ enum OnMainQueue {
     #expect(calls == 0, "cancelled on another thread: no post after cancel returned calls the handler")
     #expect(center.observerCount(for: PageClosed.self) == 0)
     await drainMainQueue()
-    #expect(releasedOnMainQueue.withLock { $0 } == true, "the handler was released on the main queue")
+    #expect(releasedOnMainQueue.value == true, "the handler was released on the main queue")
   }
 
   @Test func tokenReleasedOnAnotherThreadEndsTheObservation() async {
     let center = MainActorNotificationCenter()
     var calls = 0
-    let box = LockedState<ObserverToken?>(center.observe(PageClosed.self) { _ in calls += 1 })
+    let box = LockedBox<ObserverToken?>(center.observe(PageClosed.self) { _ in calls += 1 })
     onAnotherThread {
       var token = box.withLock { token in
         defer { token = nil }
@@ -226,22 +230,23 @@ enum OnMainQueue {
     #expect(center.registrations.isEmpty)
   }
 
-  @Test func tokensOutlivingTheirCenterAreInactiveAndHarmless() async {
+  @Test func tokensOutlivingTheirCenterAreInactiveAndHarmless() async throws {
     var center: MainActorNotificationCenter? = MainActorNotificationCenter()
-    let released = LockedState(false)
-    let probe = DeinitProbe { released.withLock { $0 = true } }
-    let token = center!.observe(PageClosed.self) { _ in withExtendedLifetime(probe) {} }
+    let handler = LeakTracker()
+    let probe = HandlerCapture(trackedBy: handler)
+    let token = try #require(center).observe(PageClosed.self) { _ in withExtendedLifetime(probe) {} }
     _ = consume probe
-    weak let weakCenter = center
+    let centers = LeakTracker()
+    centers.track(try #require(center))
     center = nil
-    #expect(weakCenter == nil)
+    expectReleased(centers, "the tokens do not keep their center alive")
     #expect(!token.isActive)
     token.cancel()
     await drainMainQueue()
-    #expect(released.withLock { $0 }, "the center's handlers were released")
+    expectReleased(handler, "the center's handlers were released")
   }
 
-  @Test func endingOneAmongManyKeepsTheOthersInOrder() {
+  @Test func endingOneAmongManyKeepsTheOthersInOrder() async {
     let center = MainActorNotificationCenter()
     var log: [Int] = []
     var tokens = (0..<100).map { index in center.observe(PageClosed.self) { _ in log.append(index) } }
@@ -250,6 +255,6 @@ enum OnMainQueue {
     #expect(log == (0..<100).filter { $0 % 3 != 0 })
     #expect(center.observerCount(for: PageClosed.self) == 66)
     tokens.removeAll()
-    #expect(center.observerCount(for: PageClosed.self) == 0)
+    await expectNoObservers(in: center, of: PageClosed.self, timeout: .zero)
   }
 }

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 @MainActor
@@ -16,22 +18,23 @@ func drainMainQueue() async {
   }
 }
 
-/// Runs `body` on a new thread that is not the main actor's, and waits for it.
-func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
-  let done = DispatchSemaphore(value: 0)
-  let thread = Thread {
-    body()
-    done.signal()
+/// A widget that observes `Counted` on the main actor and records each value it is given, checking
+/// that it runs on the main actor.
+@MainActor
+private func widgetSeeingCountsOnTheMainActor(from center: TypedNotificationCenter) -> MainActorWidget {
+  let widget = MainActorWidget()
+  center.observeOnMainActor(Counted.self, owner: widget) { widget, note in
+    MainActor.assertIsolated()
+    widget.seen.append("\(note.value)")
   }
-  thread.start()
-  done.wait()
+  return widget
 }
 
 @Suite(.timeLimit(.minutes(1))) @MainActor struct MainActorDeliveryTests {
   @Test func postOnTheMainActorDeliversSynchronouslyInRegistrationOrder() {
     let center = TypedNotificationCenter()
     let widget = MainActorWidget()
-    let log = Recorder()
+    let log = LockedLog<String>()
     center.observeOnMainActor(Counted.self, owner: widget) { widget, note in widget.seen.append("main \(note.value)") }
     let plain = center.observe(Counted.self) { note in log.record("plain \(note.value)") }
     let mainToken = center.observeOnMainActor(Counted.self) { note in widget.seen.append("token \(note.value)") }
@@ -43,11 +46,7 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
 
   @Test func postFromElsewhereIsDeliveredOnTheMainActorInPostingOrder() async {
     let center = TypedNotificationCenter()
-    let widget = MainActorWidget()
-    center.observeOnMainActor(Counted.self, owner: widget) { widget, note in
-      MainActor.assertIsolated()
-      widget.seen.append("\(note.value)")
-    }
+    let widget = widgetSeeingCountsOnTheMainActor(from: center)
     await Task.detached {
       for value in 1...20 { center.post(Counted(value: value)) }
     }.value
@@ -65,27 +64,24 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
     #expect(widget.seen.isEmpty)
   }
 
-  @Test func ownerReleasedBeforeTheEnqueuedDeliveryRunsIsNotCalled() async {
+  @Test func ownerReleasedBeforeTheEnqueuedDeliveryRunsIsNotCalled() async throws {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var widget: MainActorWidget? = MainActorWidget()
-    weak let weakWidget = widget
-    center.observeOnMainActor(Counted.self, owner: widget!) { _, note in log.record("\(note.value)") }
+    let tracker = LeakTracker()
+    tracker.track(try #require(widget))
+    center.observeOnMainActor(Counted.self, owner: try #require(widget)) { _, note in log.record("\(note.value)") }
     onAnotherThread { center.post(Counted(value: 1)) }
     widget = nil
-    #expect(weakWidget == nil, "an enqueued delivery does not retain the owner")
+    expectReleased(tracker, "an enqueued delivery does not retain the owner")
     await drainMainQueue()
     #expect(log.entries.isEmpty)
-    #expect(center.observerCount(for: Counted.self) == 0)
+    await expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
   @Test func postsFromSeveralThreadsReachMainActorObserversOnceEachInPerThreadOrder() async {
     let center = TypedNotificationCenter()
-    let widget = MainActorWidget()
-    center.observeOnMainActor(Counted.self, owner: widget) { widget, note in
-      MainActor.assertIsolated()
-      widget.seen.append("\(note.value)")
-    }
+    let widget = widgetSeeingCountsOnTheMainActor(from: center)
     // Four threads post 250 values each (thread * 1,000 + i) while the main actor is busy waiting.
     onAnotherThread {
       DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -112,10 +108,10 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
       let mainQueue = DispatchSpecificKey<UInt8>()
       DispatchQueue.main.setSpecific(key: mainQueue, value: 1)
       let center = TypedNotificationCenter()
-      let places = LockedState<[String]>([])
+      let places = LockedLog<String>()
       @Sendable func record(_ observer: String) {
         let place = DispatchQueue.getSpecific(key: mainQueue) != nil ? "main queue" : "elsewhere"
-        places.withLock { $0.append("\(observer) on \(place)") }
+        places.record("\(observer) on \(place)")
       }
       let widget = MainActorWidget()
       center.observeOnMainActor(Counted.self, owner: widget) { _, _ in record("owner-bound") }
@@ -126,7 +122,7 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
         }
       }
       await drainMainQueue()
-      let recorded = places.withLock { $0 }
+      let recorded = places.entries
       let offMain = recorded.filter { $0.hasSuffix("elsewhere") }
       guard recorded.count == 400, offMain.isEmpty else {
         let message = "\(recorded.count) of 400 calls, \(offMain.count) off the main queue: \(offMain.prefix(3))\n"

@@ -1,28 +1,33 @@
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 @Suite struct ObservingTests {
-  @Test func ownerBoundObserverReceivesOwnerAndPayloadUntilOwnerDeinitialises() {
+  @Test func ownerBoundObserverReceivesOwnerAndPayloadUntilOwnerDeinitialises() throws {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var owner: Owner? = Owner("widget", log: log)
-    weak let weakOwner = owner
-    center.observe(NodeDeleted.self, owner: owner!) { owner, note in owner.log.record("\(owner.name) \(note.nodeID)") }
+    let tracker = LeakTracker()
+    tracker.track(try #require(owner))
+    center.observe(NodeDeleted.self, owner: try #require(owner)) { owner, note in
+      owner.log.record("\(owner.name) \(note.nodeID)")
+    }
 
     center.post(NodeDeleted(nodeID: 1))
     #expect(log.entries == ["widget 1"])
     #expect(center.observerCount(for: NodeDeleted.self) == 1)
 
     owner = nil
-    #expect(weakOwner == nil, "the center must not retain the owner")
-    #expect(center.observerCount(for: NodeDeleted.self) == 0)
+    expectReleased(tracker, "the center must not retain the owner")
+    expectNoObservers(in: center, of: NodeDeleted.self, timeout: .zero)
     center.post(NodeDeleted(nodeID: 2))
     #expect(log.entries == ["widget 1"])
   }
 
   @Test func discardingTheOwnerBoundTokenDoesNotEndTheObservation() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let owner = Owner("o", log: log)
     do {
       _ = center.observe(Counted.self, owner: owner) { owner, note in owner.log.record("\(note.value)") }
@@ -34,7 +39,7 @@ import Testing
 
   @Test func ownerBoundTokenEndsTheObservationEarly() throws {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let owner = Owner("o", log: log)
     let token = center.observe(Counted.self, owner: owner) { owner, note in owner.log.record("\(note.value)") }
     #expect(token.isActive)
@@ -42,12 +47,12 @@ import Testing
     #expect(!token.isActive)
     center.post(Counted(value: 1))
     #expect(log.entries.isEmpty)
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
   @Test func tokenBoundObserverEndsWhenTokenIsReleased() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var token: ObserverToken? = center.observe(Counted.self) { note in log.record("\(note.value)") }
     center.post(Counted(value: 1))
     #expect(center.observerCount(for: Counted.self) == 1)
@@ -56,12 +61,12 @@ import Testing
     token = nil
     center.post(Counted(value: 2))
     #expect(log.entries == ["1"])
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
   @Test func tokenBoundObserverEndsWhenCancelled() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let token = center.observe(Counted.self) { note in log.record("\(note.value)") }
     center.post(Counted(value: 1))
     token.cancel()
@@ -72,7 +77,7 @@ import Testing
 
   @Test func observersOnlySeeTheirOwnType() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let deleted = center.observe(NodeDeleted.self) { _ in log.record("deleted") }
     let changed = center.observe(RelationshipsChanged.self) { _ in log.record("changed") }
     center.post(RelationshipsChanged())
@@ -86,7 +91,7 @@ import Testing
 
   @Test func senderFilterDeliversOnlyPostsFromThatSender() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let first = Sender()
     let second = Sender()
     let filtered = center.observe(Counted.self, from: first) { note in log.record("filtered \(note.value)") }
@@ -100,18 +105,20 @@ import Testing
     unfiltered.cancel()
   }
 
-  @Test func senderIsNeverRetainedAndItsDeathEndsFilteredObservers() {
+  @Test func senderIsNeverRetainedAndItsDeathEndsFilteredObservers() throws {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var sender: Sender? = Sender()
-    weak let weakSender = sender
-    let token = center.observe(Counted.self, from: sender!) { note in log.record("\(note.value)") }
-    center.post(Counted(value: 1), from: sender!)
+    let tracker = LeakTracker()
+    tracker.track(try #require(sender))
+    let token = center.observe(Counted.self, from: try #require(sender) as Sender) { note in log.record("\(note.value)")
+    }
+    center.post(Counted(value: 1), from: try #require(sender))
     #expect(center.observerCount(for: Counted.self) == 1)
 
     sender = nil
-    #expect(weakSender == nil, "the center must not retain a sender filter")
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectReleased(tracker, "the center must not retain a sender filter")
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
     #expect(!token.isActive)
 
     let other = Sender()
@@ -122,13 +129,13 @@ import Testing
   @Test func postingFromASenderDoesNotRetainIt() {
     let center = TypedNotificationCenter()
     let token = center.observe(Counted.self) { _ in }
-    weak var weakSender: Sender?
+    let tracker = LeakTracker()
     do {
       let sender = Sender()
-      weakSender = sender
+      tracker.track(sender)
       center.post(Counted(value: 1), from: sender)
     }
-    #expect(weakSender == nil)
+    expectReleased(tracker, "the center must not retain the sender of a post")
     token.cancel()
   }
 
@@ -141,7 +148,7 @@ import Testing
   }
 
   @Test func defaultCenterIsSharedAndUsable() {
-    let log = Recorder()
+    let log = LockedLog<String>()
     struct DefaultCenterProbe: TypedNotification {}
     let token = TypedNotificationCenter.default.observe(DefaultCenterProbe.self) { _ in log.record("probe") }
     #expect(TypedNotificationCenter.default === TypedNotificationCenter.default)

@@ -1,41 +1,45 @@
 import Dispatch
 import Foundation
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Synchronization
 import Testing
 
 @Suite struct OneShotTests {
   @Test func tokenFormFiresOnceThenEnds() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let token = center.observeOnce(Counted.self) { note in log.record("\(note.value)") }
     #expect(center.observerCount(for: Counted.self) == 1)
     center.post(Counted(value: 1))
     center.post(Counted(value: 2))
     #expect(log.entries == ["1"])
     #expect(!token.isActive)
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
-  @Test func ownerFormFiresOnceAndEndsWithTheOwner() {
+  @Test func ownerFormFiresOnceAndEndsWithTheOwner() throws {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var owner: Owner? = Owner("o", log: log)
-    center.observeOnce(Counted.self, owner: owner!) { owner, note in owner.log.record("\(note.value)") }
+    center.observeOnce(Counted.self, owner: try #require(owner)) { owner, note in owner.log.record("\(note.value)") }
     center.post(Counted(value: 1))
     center.post(Counted(value: 2))
     #expect(log.entries == ["1"])
 
-    center.observeOnce(Counted.self, owner: owner!) { owner, note in owner.log.record("again \(note.value)") }
+    center.observeOnce(Counted.self, owner: try #require(owner)) { owner, note in
+      owner.log.record("again \(note.value)")
+    }
     owner = nil
     center.post(Counted(value: 3))
     #expect(log.entries == ["1"])
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
   @Test func releasingTheTokenBeforeAnyPostEndsItWithoutACall() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var token: ObserverToken? = center.observeOnce(Counted.self) { _ in log.record("called") }
     #expect(token?.isActive == true)
     token = nil
@@ -124,22 +128,14 @@ private func postFromThreadsReleasedTogether(
 ) async {
   // Awaited, not waited for: blocking one of the few cooperative threads for seconds would starve
   // the tests running alongside.
-  await withCheckedContinuation { continuation in
-    let arrivals = Atomic<Int>(0)
-    let finished = DispatchGroup()
-    for _ in 0..<threads {
-      finished.enter()
-      Thread {
-        for (round, center) in centers.enumerated() {
-          arrivals.add(1, ordering: .acquiringAndReleasing)
-          while arrivals.load(ordering: .acquiring) < threads * (round + 1) { sched_yield() }
-          center.post(Counted(value: round))
-          afterEachPost(round)
-        }
-        finished.leave()
-      }.start()
+  let arrivals = Atomic<Int>(0)
+  await runOnThreads(threads, named: "one-shot") { _ in
+    for (round, center) in centers.enumerated() {
+      arrivals.add(1, ordering: .acquiringAndReleasing)
+      while arrivals.load(ordering: .acquiring) < threads * (round + 1) { sched_yield() }
+      center.post(Counted(value: round))
+      afterEachPost(round)
     }
-    finished.notify(queue: .global()) { continuation.resume() }
   }
 }
 

@@ -1,11 +1,13 @@
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 @Suite struct OrderingTests {
   @Test(arguments: [1, 2, 10, 100])
   func observersRunInRegistrationOrder(count: Int) {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let owners = (0..<count).map { Owner("\($0)", log: log) }
     var tokens: [ObserverToken] = []
     // Interleave owner-bound and token-bound registrations: order is one sequence for both.
@@ -23,7 +25,7 @@ import Testing
 
   @Test func orderSurvivesCancellationsAndCompaction() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     var tokens = (0..<100).map { index in center.observe(Counted.self) { _ in log.record("\(index)") } }
     // Cancel every entry but multiples of 7: compaction runs several times on the way.
     for index in tokens.indices where !index.isMultiple(of: 7) { tokens[index].cancel() }
@@ -34,6 +36,6 @@ import Testing
     #expect(center.observerCount(for: Counted.self) == expected.count)
     tokens.removeAll()
     late.cancel()
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 }

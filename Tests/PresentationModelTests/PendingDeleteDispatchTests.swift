@@ -1,5 +1,7 @@
 import Dispatch
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 /// The real clock: `DispatchQueue` as a `StepScheduler`, on Linux as on Apple platforms.
@@ -18,15 +20,16 @@ import Testing
   }
 
   @Test(.timeLimit(.minutes(1)), arguments: TimerQueue.allCases)
-  func fadesAndDisposesOnARealQueue(_ timerQueue: TimerQueue) async {
+  func fadesAndDisposesOnARealQueue(_ timerQueue: TimerQueue) async throws {
     let pendingDelete = PendingDelete(duration: .milliseconds(20), steps: 4, scheduler: timerQueue.queue)
-    let log = WidgetEventLog()
+    let log = LockedLog<String>()
     var widget: RecordingWidget? = RecordingWidget("node", log: log)
-    weak let weakWidget = widget
+    let tracker = LeakTracker()
+    tracker.track(try #require(widget))
     let clock = ContinuousClock()
     let start = clock.now
 
-    let outcome = await pendingDelete.fadeOutAndDispose(widget!)
+    let outcome = await pendingDelete.fadeOutAndDispose(try #require(widget))
 
     #expect(clock.now - start >= .milliseconds(20), "four 5 ms steps, none early")
     #expect(outcome == .disposed)
@@ -34,8 +37,8 @@ import Testing
     #expect(widget?.disposeCount == 1)
     #expect(pendingDelete.pendingCount == 0)
     widget = nil
-    #expect(weakWidget == nil)
-    #expect(log.events == ["dispose node", "deinit node"])
+    expectReleased(tracker, "PendingDelete let go of the disposed widget")
+    #expect(log.entries == ["dispose node", "deinit node"])
   }
 
   @Test(.timeLimit(.minutes(1)), arguments: TimerQueue.allCases)

@@ -1,5 +1,6 @@
 import PresentationModel
 import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 /// Several deletions in flight, joined, cancelled, restarted, re-entered, and outliving their
@@ -73,28 +74,29 @@ import Testing
     #expect(scheduler.pendingCount == 0)
   }
 
-  @Test func cancelMidFadeRestoresTheStartingOpacityAndReleasesWithoutDisposing() {
+  @Test func cancelMidFadeRestoresTheStartingOpacityAndReleasesWithoutDisposing() throws {
     let pendingDelete = makePendingDelete()
-    let log = WidgetEventLog()
+    let log = LockedLog<String>()
     var widget: RecordingWidget? = RecordingWidget("node", opacity: 0.8, log: log)
-    weak let weakWidget = widget
-    pendingDelete.fadeOutAndDispose(widget!, completion: outcomes.completion("node"))
+    let tracker = LeakTracker()
+    tracker.track(try #require(widget))
+    pendingDelete.fadeOutAndDispose(try #require(widget), completion: outcomes.completion("node"))
     scheduler.advance(by: .milliseconds(50))
     #expect(widget?.opacity == 0.4)
 
-    #expect(pendingDelete.cancel(widget!))
+    #expect(pendingDelete.cancel(try #require(widget)))
     #expect(widget?.opacity == 0.8)
     #expect(outcomes.outcomes == ["node cancelled"])
     #expect(pendingDelete.pendingCount == 0)
     #expect(scheduler.pendingCount == 0, "the next step was withdrawn")
-    #expect(!pendingDelete.cancel(widget!), "a second cancel is a no-op")
+    #expect(!pendingDelete.cancel(try #require(widget)), "a second cancel is a no-op")
 
     scheduler.advance(by: .seconds(1))
     #expect(widget?.opacity == 0.8)
     #expect(widget?.disposeCount == 0)
     widget = nil
-    #expect(weakWidget == nil, "PendingDelete let go of the cancelled widget")
-    #expect(log.events == ["deinit node"])
+    expectReleased(tracker, "PendingDelete let go of the cancelled widget")
+    #expect(log.entries == ["deinit node"])
   }
 
   @Test func cancellingAWidgetThatIsNotFadingDoesNothing() {
@@ -249,22 +251,23 @@ import Testing
     #expect(scheduler.pendingCount == 0)
   }
 
-  @Test func releasingThePendingDeleteLetsEveryFadeFinishAndDispose() {
-    let log = WidgetEventLog()
+  @Test func releasingThePendingDeleteLetsEveryFadeFinishAndDispose() throws {
+    let log = LockedLog<String>()
     var pendingDelete: PendingDelete? = makePendingDelete()
-    weak let weakPendingDelete = pendingDelete
+    let pendingDeletes = LeakTracker()
+    pendingDeletes.track(try #require(pendingDelete))
     var first: RecordingWidget? = RecordingWidget("first", log: log)
     var second: RecordingWidget? = RecordingWidget("second", log: log)
     weak let weakFirst = first
     weak let weakSecond = second
-    pendingDelete?.fadeOutAndDispose(first!, completion: outcomes.completion("first"))
+    pendingDelete?.fadeOutAndDispose(try #require(first), completion: outcomes.completion("first"))
     scheduler.advance(by: .milliseconds(50))
-    pendingDelete?.fadeOutAndDispose(second!, completion: outcomes.completion("second"))
+    pendingDelete?.fadeOutAndDispose(try #require(second), completion: outcomes.completion("second"))
     first = nil
     second = nil
 
     pendingDelete = nil
-    #expect(weakPendingDelete == nil, "the scheduled steps do not keep the PendingDelete alive")
+    expectReleased(pendingDeletes, "the scheduled steps do not keep the PendingDelete alive")
     #expect(weakFirst?.opacity == 0.5)
 
     scheduler.advance(by: .milliseconds(25))
@@ -272,7 +275,7 @@ import Testing
     scheduler.runUntilIdle()
     #expect(weakFirst == nil)
     #expect(weakSecond == nil)
-    #expect(log.events == ["dispose first", "deinit first", "dispose second", "deinit second"])
+    #expect(log.entries == ["dispose first", "deinit first", "dispose second", "deinit second"])
     #expect(outcomes.outcomes == ["first disposed", "second disposed"])
     #expect(scheduler.now == .milliseconds(150))
     #expect(scheduler.pendingCount == 0)

@@ -1,22 +1,13 @@
 import PresentationModel
-import Synchronization
-
-/// What happened to the widgets of one test, in order; safe to append to from a `deinit`.
-final class WidgetEventLog: Sendable {
-  private let storage = Mutex<[String]>([])
-
-  var events: [String] { storage.withLock { $0 } }
-
-  func record(_ event: String) {
-    storage.withLock { $0.append(event) }
-  }
-}
+import PresentationTestSupport
 
 /// A widget that records every opacity it is given and every `dispose()` call.
 @MainActor
+/// Its log says what happened to the widgets of one test, in order (a `LockedLog`, so its `deinit`
+/// may record too).
 final class RecordingWidget: Fadable {
   let name: String
-  let log: WidgetEventLog
+  let log: LockedLog<String>
   private(set) var opacityHistory: [Double] = []
   private(set) var disposeCount = 0
   /// Runs inside `dispose()`, to test re-entrant calls from there.
@@ -33,7 +24,7 @@ final class RecordingWidget: Fadable {
     }
   }
 
-  init(_ name: String = "widget", opacity: Double = 1, log: WidgetEventLog = WidgetEventLog()) {
+  init(_ name: String = "widget", opacity: Double = 1, log: LockedLog<String> = LockedLog<String>()) {
     self.name = name
     self.opacity = opacity
     self.log = log

@@ -1,17 +1,19 @@
 import PresentationModel
 import PresentationModelTesting
+import PresentationTestSupport
 import Testing
 
 // `RelationshipsChanged` is the shared test notification declared in Support.swift.
 
-/// The seed's node widget: it observes the presentation model for as long as it lives.
+/// The node widget of the code this package started from: it observes the presentation model for
+/// as long as it lives.
 @MainActor
 private final class NodeWidget: Fadable {
   var opacity = 1.0
   private(set) var isOnCanvas = true
-  let log: WidgetEventLog
+  let log: LockedLog<String>
 
-  init(center: TypedNotificationCenter, log: WidgetEventLog) {
+  init(center: TypedNotificationCenter, log: LockedLog<String>) {
     self.log = log
     center.observe(RelationshipsChanged.self, owner: self) { widget, _ in
       widget.log.record("redraw")
@@ -69,41 +71,41 @@ private final class NodeWidget: Fadable {
     #expect(scheduler.pendingCount == 0)
   }
 
-  @Test func disposesOnceThenCompletesThenLetsTheWidgetDeinitialise() {
+  @Test func disposesOnceThenCompletesThenLetsTheWidgetDeinitialise() throws {
     let scheduler = ManualStepScheduler()
     let pendingDelete = PendingDelete(duration: .milliseconds(300), steps: 10, scheduler: scheduler)
-    let log = WidgetEventLog()
+    let log = LockedLog<String>()
     var widget: RecordingWidget? = RecordingWidget("node", log: log)
     weak let weakWidget = widget
-    pendingDelete.fadeOutAndDispose(widget!) { outcome in log.record("completion \(outcome)") }
+    pendingDelete.fadeOutAndDispose(try #require(widget)) { outcome in log.record("completion \(outcome)") }
     widget = nil
 
     scheduler.advance(by: .milliseconds(299))
     #expect(weakWidget != nil, "PendingDelete holds the widget while it fades")
-    #expect(pendingDelete.isPending(weakWidget!))
-    #expect(log.events.isEmpty)
+    #expect(pendingDelete.isPending(try #require(weakWidget)))
+    #expect(log.entries.isEmpty)
 
     scheduler.advance(by: .milliseconds(1))
-    #expect(log.events == ["dispose node", "completion disposed", "deinit node"])
+    #expect(log.entries == ["dispose node", "completion disposed", "deinit node"])
     #expect(weakWidget == nil)
     scheduler.runUntilIdle()
-    #expect(log.events.count == 3, "nothing happens after disposal")
+    #expect(log.entries.count == 3, "nothing happens after disposal")
     #expect(pendingDelete.pendingCount == 0)
     #expect(scheduler.pendingCount == 0)
   }
 
-  /// Seed 002 from the tap on Delete to the last observer gone.
+  /// Case 002 of the code this package started from: the tap on Delete to the last observer gone.
   @Test func deletedNodeWidgetFadesDisposesDeinitialisesAndStopsObserving() throws {
     let center = TypedNotificationCenter()
     let scheduler = ManualStepScheduler()
     let pendingDelete = PendingDelete(duration: .milliseconds(300), steps: 10, scheduler: scheduler)
-    let log = WidgetEventLog()
+    let log = LockedLog<String>()
     var widget: NodeWidget? = NodeWidget(center: center, log: log)
     weak let weakWidget = widget
     #expect(center.observerCount(for: RelationshipsChanged.self) == 1)
 
     // The canvas hands the deleted node's widget over and drops its own reference.
-    pendingDelete.fadeOutAndDispose(widget!)
+    pendingDelete.fadeOutAndDispose(try #require(widget))
     widget = nil
 
     do {
@@ -111,22 +113,22 @@ private final class NodeWidget: Fadable {
       let fading = try #require(weakWidget)
       #expect(fading.opacity == 0.5)
       center.post(RelationshipsChanged())
-      #expect(log.events == ["redraw"], "a fading widget still observes")
+      #expect(log.entries == ["redraw"], "a fading widget still observes")
       #expect(fading.isOnCanvas)
 
       scheduler.advance(by: .milliseconds(150))
       #expect(!fading.isOnCanvas)
       #expect(fading.opacity == 0)
-      #expect(log.events == ["redraw", "dispose"], "only this test's reference keeps it alive now")
+      #expect(log.entries == ["redraw", "dispose"], "only this test's reference keeps it alive now")
       withExtendedLifetime(fading) {}
     }
 
     #expect(weakWidget == nil)
-    #expect(log.events == ["redraw", "dispose", "deinit"])
+    #expect(log.entries == ["redraw", "dispose", "deinit"])
     #expect(center.observerCount(for: RelationshipsChanged.self) == 0)
     #expect(center.registrations.isEmpty)
     center.post(RelationshipsChanged())
-    #expect(log.events.count == 3, "nobody redraws after the deinit")
+    #expect(log.entries.count == 3, "nobody redraws after the deinit")
     #expect(pendingDelete.pendingCount == 0)
     #expect(scheduler.pendingCount == 0)
   }

@@ -1,30 +1,12 @@
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Testing
-
-/// Holds tokens created inside handlers, so a test can keep or cancel them later.
-final class TokenBox: Sendable {
-  private let storage = LockedState<[ObserverToken]>([])
-  func append(_ token: ObserverToken) { storage.withLock { $0.append(token) } }
-  var tokens: [ObserverToken] { storage.withLock { $0 } }
-  func removeAll() { storage.withLock { $0.removeAll() } }
-}
-
-/// Holds owners so a handler can release the last reference to one.
-final class OwnerBox: Sendable {
-  private let storage = LockedState<[String: Owner]>([:])
-  func set(_ owner: Owner?, for key: String) { storage.withLock { $0[key] = owner } }
-  func release(_ key: String) {
-    // Take it out under the lock, release it outside: its deinit must not run under our lock.
-    var released = storage.withLock { $0.removeValue(forKey: key) }
-    released = nil
-    _ = released
-  }
-}
 
 @Suite struct ReentrancyTests {
   @Test func nestedPostIsDeliveredCompletelyBeforeTheOuterPostContinues() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let first = center.observe(NodeDeleted.self) { note in
       log.record("A deleted \(note.nodeID)")
       center.post(RelationshipsChanged())
@@ -39,7 +21,7 @@ final class OwnerBox: Sendable {
 
   @Test func nestedPostOfTheSameTypeReachesEveryObserverBeforeTheOuterOneContinues() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let first = center.observe(Counted.self) { note in
       log.record("A\(note.value)")
       if note.value == 0 { center.post(Counted(value: 1)) }
@@ -52,12 +34,12 @@ final class OwnerBox: Sendable {
 
   @Test func observerAddedDuringADeliveryDoesNotGetThatDelivery() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
-    let added = TokenBox()
+    let log = LockedLog<String>()
+    let added = LockedLog<ObserverToken>()
     let adder = center.observe(Counted.self) { note in
       log.record("adder \(note.value)")
       if note.value == 1 {
-        added.append(center.observe(Counted.self) { note in log.record("added \(note.value)") })
+        added.record(center.observe(Counted.self) { note in log.record("added \(note.value)") })
       }
     }
     center.post(Counted(value: 1))
@@ -69,13 +51,13 @@ final class OwnerBox: Sendable {
 
   @Test func observerCancelledDuringADeliveryIsNotCalledAfterwards() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
-    let later = TokenBox()
+    let log = LockedLog<String>()
+    let later = LockedLog<ObserverToken>()
     let canceller = center.observe(Counted.self) { _ in
       log.record("canceller")
-      for token in later.tokens { token.cancel() }
+      for token in later.entries { token.cancel() }
     }
-    later.append(center.observe(Counted.self) { _ in log.record("victim") })
+    later.record(center.observe(Counted.self) { _ in log.record("victim") })
     center.post(Counted(value: 1))
     #expect(log.entries == ["canceller"])
     #expect(center.observerCount(for: Counted.self) == 1)
@@ -84,51 +66,54 @@ final class OwnerBox: Sendable {
 
   @Test func handlerMayCancelItself() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
-    let box = TokenBox()
-    box.append(
+    let log = LockedLog<String>()
+    let box = LockedLog<ObserverToken>()
+    box.record(
       center.observe(Counted.self) { note in
         log.record("\(note.value)")
-        for token in box.tokens { token.cancel() }
+        for token in box.entries { token.cancel() }
       })
     center.post(Counted(value: 1))
     center.post(Counted(value: 2))
     #expect(log.entries == ["1"])
-    #expect(box.tokens.allSatisfy { !$0.isActive })
+    #expect(box.entries.allSatisfy { !$0.isActive })
   }
 
-  @Test func handlerThatReleasesTheLastReferenceToAnotherObserversOwner() {
+  @Test func handlerThatReleasesTheLastReferenceToAnotherObserversOwner() throws {
     let center = TypedNotificationCenter()
-    let log = Recorder()
-    let owners = OwnerBox()
+    let log = LockedLog<String>()
+    let owners = LockedBox<[String: Owner]>([:])
     var victim: Owner? = Owner("victim", log: log)
-    weak let weakVictim = victim
-    owners.set(victim, for: "victim")
+    let tracker = LeakTracker()
+    tracker.track(try #require(victim))
+    owners.withLock { $0["victim"] = victim }
 
     let killer = center.observe(Counted.self) { _ in
       log.record("killer")
-      owners.release("victim")  // the victim's deinit runs here, inside a delivery
+      // Taken out under the lock and dropped after it is released: the victim's deinit runs here,
+      // inside a delivery, but not under the box's lock.
+      _ = owners.withLock { $0.removeValue(forKey: "victim") }
     }
-    center.observe(Counted.self, owner: victim!) { owner, _ in owner.log.record(owner.name) }
+    center.observe(Counted.self, owner: try #require(victim)) { owner, _ in owner.log.record(owner.name) }
     victim = nil
 
     center.post(Counted(value: 1))
-    #expect(weakVictim == nil)
+    expectReleased(tracker, "the handler dropped the last reference to the victim, inside the delivery")
     #expect(log.entries == ["killer"])
     #expect(center.observerCount(for: Counted.self) == 1)
     withExtendedLifetime(killer) {}
   }
 
-  @Test func ownerWhoseDeinitCancelsTokensDuringADeliveryDoesNotDeadlock() {
+  @Test func ownerWhoseDeinitCancelsTokensDuringADeliveryDoesNotDeadlock() throws {
     final class SelfCleaningOwner: Sendable {
-      let tokens = TokenBox()
+      let tokens = LockedLog<ObserverToken>()
       deinit {
-        for token in tokens.tokens { token.cancel() }
+        for token in tokens.entries { token.cancel() }
       }
     }
     let center = TypedNotificationCenter()
-    let log = Recorder()
-    let owners = LockedState<SelfCleaningOwner?>(SelfCleaningOwner())
+    let log = LockedLog<String>()
+    let owners = LockedBox<SelfCleaningOwner?>(SelfCleaningOwner())
     let killer = center.observe(Counted.self) { _ in
       let released = owners.withLock { owner in
         defer { owner = nil }
@@ -136,8 +121,8 @@ final class OwnerBox: Sendable {
       }
       _ = released  // last reference dropped at the end of this closure, outside the lock
     }
-    owners.withLock { owner in
-      owner!.tokens.append(center.observe(Counted.self) { _ in log.record("should not run") })
+    try owners.withLock { owner in
+      try #require(owner).tokens.record(center.observe(Counted.self) { _ in log.record("should not run") })
     }
     center.post(Counted(value: 1))
     #expect(log.entries.isEmpty)
@@ -147,7 +132,7 @@ final class OwnerBox: Sendable {
 
   @Test func oneShotThatPostsTheSameTypeFiresOnce() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
+    let log = LockedLog<String>()
     let once = center.observeOnce(Counted.self) { note in
       log.record("once \(note.value)")
       center.post(Counted(value: note.value + 1))
@@ -160,12 +145,12 @@ final class OwnerBox: Sendable {
 
   @Test func observingTheSameTypeInsideAHandlerWhileTheCenterIsBusyKeepsOrder() {
     let center = TypedNotificationCenter()
-    let log = Recorder()
-    let box = TokenBox()
+    let log = LockedLog<String>()
+    let box = LockedLog<ObserverToken>()
     let first = center.observe(Counted.self) { note in
       log.record("first \(note.value)")
       if note.value == 1 {
-        box.append(center.observe(Counted.self) { note in log.record("third \(note.value)") })
+        box.record(center.observe(Counted.self) { note in log.record("third \(note.value)") })
       }
     }
     let second = center.observe(Counted.self) { note in log.record("second \(note.value)") }

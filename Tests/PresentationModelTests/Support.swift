@@ -1,4 +1,7 @@
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
+import Testing
 
 struct NodeDeleted: TypedNotification {
   let nodeID: Int
@@ -10,23 +13,12 @@ struct Counted: TypedNotification {
   let value: Int
 }
 
-/// A thread-safe, Sendable log of what handlers saw, usable as an owner.
-final class Recorder: Sendable {
-  private let storage = LockedState<[String]>([])
-
-  var entries: [String] { storage.withLock { $0 } }
-
-  func record(_ entry: String) {
-    storage.withLock { $0.append(entry) }
-  }
-}
-
 /// An owner that records into a shared log and can be released by the test.
 final class Owner: Sendable {
   let name: String
-  let log: Recorder
+  let log: LockedLog<String>
 
-  init(_ name: String, log: Recorder) {
+  init(_ name: String, log: LockedLog<String>) {
     self.name = name
     self.log = log
   }
@@ -34,3 +26,29 @@ final class Owner: Sendable {
 
 /// A sender object; the center must never retain it.
 final class Sender: Sendable {}
+
+/// Captured by a handler and tracked by a `LeakTracker`: it deallocates when the handler is released.
+final class HandlerCapture: Sendable {
+  init(
+    trackedBy tracker: LeakTracker, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    tracker.track(self, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// Expects every object `tracker` tracks to have deallocated already, here: one check, no waiting,
+/// so it is as strict as `#expect(weakObject == nil)` at this line, and a failure names each
+/// survivor, where it was tracked and what still holds it.
+///
+/// For a check in the middle of a test, or at its end while something the test still holds (the
+/// center, a token) could be what keeps the object alive; the `.detectsLeaks` trait checks only
+/// after the test has returned and everything it held is gone.
+func expectReleased(
+  _ tracker: LeakTracker, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let report = tracker.checkForLeaksBlocking(timeout: .zero)
+  if report.hasLeaks {
+    Issue.record("\(comment.map { "\($0.rawValue): " } ?? "")\(report)", sourceLocation: sourceLocation)
+  }
+}

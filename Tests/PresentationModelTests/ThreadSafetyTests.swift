@@ -1,5 +1,7 @@
 import Dispatch
 import PresentationModel
+import PresentationModelTesting
+import PresentationTestSupport
 import Synchronization
 import Testing
 
@@ -22,7 +24,7 @@ import Testing
 
   @Test func concurrentObserveCancelAndPostKeepCountsExact() {
     let center = TypedNotificationCenter()
-    let survivors = LockedState<[ObserverToken]>([])
+    let survivors = LockedBox<[ObserverToken]>([])
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       var mine: [ObserverToken] = []
       for step in 0..<1_000 {
@@ -33,22 +35,18 @@ import Testing
       survivors.withLock { $0 += mine }
       _ = worker
     }
-    #expect(center.observerCount(for: Counted.self) == survivors.withLock { $0.count })
-    #expect(survivors.withLock { $0.count } == 2_000)
+    #expect(center.observerCount(for: Counted.self) == survivors.value.count)
+    #expect(survivors.value.count == 2_000)
     survivors.withLock { $0.removeAll() }
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 
   @Test func ownersReleasedOnOtherThreadsWhileOthersPostLeaveNothingBehind() {
     final class CountingOwner: Sendable {
       let deliveries = Atomic<Int>(0)
     }
-    struct WeakOwner: @unchecked Sendable {
-      // @unchecked Sendable: a weak reference to a Sendable class; weak loads are thread-safe.
-      weak var owner: CountingOwner?
-    }
     let center = TypedNotificationCenter()
-    let released = LockedState<[WeakOwner]>([])
+    let owners = LeakTracker()
     let ownDeliveries = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       for step in 0..<500 {
@@ -60,13 +58,12 @@ import Testing
         center.observe(Counted.self, owner: owner) { owner, _ in owner.deliveries.add(1, ordering: .relaxed) }
         center.post(Counted(value: step))
         if owner.deliveries.load(ordering: .relaxed) >= 1 { ownDeliveries.add(1, ordering: .relaxed) }
-        released.withLock { $0.append(WeakOwner(owner: owner)) }
+        owners.track(owner)
       }
     }
     #expect(ownDeliveries.load(ordering: .relaxed) == 1_000, "each owner saw at least its own post")
-    #expect(released.withLock { $0.allSatisfy { $0.owner == nil } }, "the center retained no owner")
-    #expect(center.observerCount(for: Counted.self) == 0)
-    #expect(center.registrations.isEmpty)
+    expectReleased(owners, "the center retained no owner")
+    expectNoObservers(in: center, timeout: .zero)
   }
 
   @Test func cancelIsIdempotentAcrossThreads() {
@@ -76,6 +73,6 @@ import Testing
       DispatchQueue.concurrentPerform(iterations: 4) { _ in token.cancel() }
       #expect(!token.isActive)
     }
-    #expect(center.observerCount(for: Counted.self) == 0)
+    expectNoObservers(in: center, of: Counted.self, timeout: .zero)
   }
 }

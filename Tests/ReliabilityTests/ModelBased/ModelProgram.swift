@@ -1,3 +1,5 @@
+import PresentationTestSupport
+
 /// A small single-threaded program of center operations, generated from a seed, that runs against
 /// both the real ``TypedNotificationCenter`` and the ``ReferenceCenter``.
 ///

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 /// Thousands of small random single-threaded programs — observe by token, by owner, once, with and
@@ -55,13 +56,6 @@ import Testing
     let runner = CenterRunner.run(program)
     let expected = ReferenceCenter.run(program)
     if let problem = runner.problems.first { return problem }
-    let actual = runner.events
-    guard actual != expected else { return nil }
-    let index =
-      zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-      ?? min(actual.count, expected.count)
-    let got = actual.indices.contains(index) ? actual[index].description : "nothing"
-    let wanted = expected.indices.contains(index) ? expected[index].description : "nothing"
-    return "event \(index): center gave \"\(got)\", model expected \"\(wanted)\""
+    return firstDifference(between: runner.events, and: expected, actualSource: "center")
   }
 }

@@ -53,14 +53,7 @@ import Testing
   static func mismatch(in program: PendingDeleteProgram) -> String? {
     let runner = PendingDeleteRunner.run(program)
     if let problem = runner.endStateProblems.first { return problem }
-    let actual = runner.events
-    let expected = ReferencePendingDelete.run(program)
-    guard actual != expected else { return nil }
-    let index =
-      zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-      ?? min(actual.count, expected.count)
-    let got = actual.indices.contains(index) ? actual[index].description : "nothing"
-    let wanted = expected.indices.contains(index) ? expected[index].description : "nothing"
-    return "event \(index): PendingDelete gave \"\(got)\", model expected \"\(wanted)\""
+    return firstDifference(
+      between: runner.events, and: ReferencePendingDelete.run(program), actualSource: "PendingDelete")
   }
 }

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 
 /// A random interleaving of deletions, re-deletions, cancellations and clock advances for a few
 /// widgets, run against both the real ``PendingDelete`` (on a `ManualStepScheduler`) and

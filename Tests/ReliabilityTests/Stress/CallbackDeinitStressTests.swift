@@ -1,5 +1,6 @@
 import Foundation
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 /// Owners and senders whose `deinit` calls back into the center (cancels its own token, posts,
@@ -25,8 +26,8 @@ import Testing
     .timeLimit(.minutes(5)))
   func deinitsThatCallBackNeverDeadlock() async throws {
     let center = TypedNotificationCenter()
-    let deinits = DeinitTally()
-    let made = DeinitTally()
+    let deinits = LockedBox(0)
+    let made = LockedBox(0)
     let seconds = Self.seconds
     let deadline = ContinuousClock.now + .seconds(seconds)
     let standing = center.observe(StressChurn.self) { _ in }
@@ -59,8 +60,8 @@ import Testing
       try #require(center.observerCount(for: StressChurn.self) == 1)
     }
 
-    #expect(made.count > 0)
-    #expect(deinits.count == made.count, "every owner and sender ran its deinit")
+    #expect(made.value > 0)
+    #expect(deinits.value == made.value, "every owner and sender ran its deinit")
     #expect(center.observerCount(for: PostedFromDeinit.self) == 0)
     #expect(center.registrations.count == 1)
     withExtendedLifetime(standing) {}
@@ -86,12 +87,12 @@ import Testing
   /// Owners (and senders) that each hold a token-bound observation, registered with `owner:` (and
   /// `from:`), and released at once, the sender on odd rounds before the owner.
   static func makeAndReleaseOwner(
-    on center: TypedNotificationCenter, round: Int, deinits: DeinitTally, made: DeinitTally
+    on center: TypedNotificationCenter, round: Int, deinits: LockedBox<Int>, made: LockedBox<Int>
   ) {
     var owner: CallingBackOwner? = CallingBackOwner(center: center, deinits: deinits)
     var sender: CallingBackOwner? = CallingBackOwner(center: center, deinits: deinits)
-    made.increment()
-    made.increment()
+    made.withLock { $0 += 1 }
+    made.withLock { $0 += 1 }
     if let owner, let sender {
       center.observe(StressChurn.self, owner: owner) { owner, _ in owner.touch() }
       center.observe(StressChurn.self, owner: owner, from: sender) { owner, _ in owner.touch() }
@@ -117,10 +118,10 @@ struct PostedFromDeinit: TypedNotification {}
 /// center's lock, so a deinit run under that lock deadlocks at once.
 final class CallingBackOwner: Sendable {
   let center: TypedNotificationCenter
-  let deinits: DeinitTally
+  let deinits: LockedBox<Int>
   let token: ObserverToken
 
-  init(center: TypedNotificationCenter, deinits: DeinitTally) {
+  init(center: TypedNotificationCenter, deinits: LockedBox<Int>) {
     self.center = center
     self.deinits = deinits
     self.token = center.observe(StressChurn.self) { _ in }
@@ -132,13 +133,6 @@ final class CallingBackOwner: Sendable {
     token.cancel()
     center.post(PostedFromDeinit())
     center.observe(PostedFromDeinit.self) { _ in }.cancel()
-    deinits.increment()
+    deinits.withLock { $0 += 1 }
   }
-}
-
-/// A thread-safe counter.
-final class DeinitTally: Sendable {
-  private let value = LockedState(0)
-  var count: Int { value.withLock { $0 } }
-  func increment() { value.withLock { $0 += 1 } }
 }

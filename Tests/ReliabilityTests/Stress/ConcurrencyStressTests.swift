@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 /// Several real threads hammer one center with random operations at once; afterwards the test's
@@ -31,17 +32,17 @@ import Testing
         var thread = StressThread(world: world, center: center, index: index, seed: seed)
         thread.run(operations: Self.operationsPerThread)
       }
-      let results = world.results.values
+      let results = world.results.entries
       world.results.removeAll()
       try #require(results.count == Self.threadCount, "a stress thread did not finish")
       for consumer in results.flatMap(\.consumers) { await consumer.task.value }
       return results
     }
 
-    let observers = world.observers.values
+    let observers = world.observers.entries
     var reconciliation = StressReconciliation(
       observers: observers, posts: results.flatMap(\.posts), consumers: results.flatMap(\.consumers),
-      echoDeliveries: world.echoDeliveries.map(\.values))
+      echoDeliveries: world.echoDeliveries.map(\.entries))
     reconciliation.run()
     #expect(
       reconciliation.violations.isEmpty,
@@ -54,7 +55,7 @@ import Testing
     // released, and a one-shot has not fired.
     let expectedLive = observers.filter { record in
       record.ends.isEmpty && record.ownerReleaseTicket == nil
-        && !(record.kind.isOneShot && !record.deliveries.values.isEmpty)
+        && !(record.kind.isOneShot && !record.deliveries.entries.isEmpty)
     }.count
     #expect(center?.observerCount(for: StressPing.self) == expectedLive, "seed \(seed)")
     #expect(center?.observerCount(for: StressEcho.self) == Self.echoObserverCount, "seed \(seed)")
@@ -67,7 +68,7 @@ import Testing
     #expect(center?.observerCount(for: StressPing.self) == 0, "seed \(seed)")
     #expect(center?.observerCount(for: StressEcho.self) == 0, "seed \(seed)")
     #expect(center?.registrations.isEmpty == true, "seed \(seed)")
-    let survivingOwners = world.owners.values.filter { $0.owner != nil }.count
+    let survivingOwners = world.owners.entries.filter { $0.owner != nil }.count
     #expect(survivingOwners == 0, "seed \(seed): \(survivingOwners) owners outlived the test's references")
     center = nil
     #expect(weakCenter == nil, "seed \(seed): the center outlived its last reference")

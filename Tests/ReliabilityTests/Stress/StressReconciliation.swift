@@ -1,3 +1,5 @@
+import PresentationTestSupport
+
 /// Checks, after every stress thread finished, that each recorded delivery was allowed and each
 /// required delivery happened. Returns one line per violation.
 ///
@@ -42,7 +44,7 @@ struct StressReconciliation {
 
   private mutating func check(_ record: StressObserver, postsInOrder: [StressPost]) {
     let name = "observer \(record.id) (\(record.kind), \(record.behavior))"
-    let deliveries = record.deliveries.values
+    let deliveries = record.deliveries.entries
     if record.wrongOwnerCalls > 0 { fail("\(name) was called with another object as its owner") }
     var delivered = Set<Int>()
     for delivery in deliveries where !delivered.insert(delivery.post).inserted {
@@ -94,7 +96,7 @@ struct StressReconciliation {
 
   private mutating func check(_ consumer: StressConsumer, index: Int, postsInOrder: [StressPost]) {
     let name = "consumer \(index)"
-    let received = consumer.received.values
+    let received = consumer.received.entries
     var seen = Set<Int>()
     var lastByPoster: [Int: Int] = [:]
     for ping in received {
@@ -119,7 +121,7 @@ struct StressReconciliation {
   }
 
   private mutating func checkEchoes() {
-    let echoed = observers.filter { $0.behavior == .echo }.flatMap { $0.deliveries.values.map(\.post) }.sorted()
+    let echoed = observers.filter { $0.behavior == .echo }.flatMap { $0.deliveries.entries.map(\.post) }.sorted()
     for (index, deliveries) in echoDeliveries.enumerated() where deliveries.map(\.post).sorted() != echoed {
       fail("echo observer \(index) received \(deliveries.count) echoes; handlers posted \(echoed.count)")
     }

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 
 /// The notification the stress threads post. `post` is the ticket drawn just before `post(_:)` was
 /// called, which identifies the post and orders it against every other recorded event.
@@ -71,7 +72,7 @@ final class StressObserver: Sendable {
   let id: Int
   let kind: Kind
   let behavior: Behavior
-  let deliveries = LockedList<StressDelivery>()
+  let deliveries = LockedLog<StressDelivery>()
   private let lifecycle = LockedState(Lifecycle())
 
   init(id: Int, kind: Kind, behavior: Behavior) {
@@ -128,7 +129,7 @@ struct StressConsumer: Sendable {
   }
 
   let createEndTicket: Int
-  let received: LockedList<StressPing>
+  let received: LockedLog<StressPing>
   let task: Task<Void, Never>
   let token: ObserverToken
   var stop: Stop?

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 
 /// The random program one stress thread runs against the shared center.
 ///
@@ -32,7 +33,7 @@ struct StressThread {
       }
     }
     if activeConsumer != nil { stopConsumer(byTokenCancel: true) }
-    world.results.append(result)
+    world.results.record(result)
   }
 
   private mutating func post() {
@@ -56,11 +57,11 @@ struct StressThread {
       default: .cancelOther
       }
     let record = StressObserver(id: world.makeID(), kind: kind, behavior: behavior)
-    world.observers.append(record)
+    world.observers.record(record)
     let world = self.world
     if kind.hasOwner {
       let owner = StressOwner(record: record, clock: world.clock)
-      world.owners.append(WeakStressOwner(owner: owner))
+      world.owners.record(WeakStressOwner(owner: owner))
       let token =
         kind.isOneShot
         ? center.observeOnce(StressPing.self, owner: owner) { owner, ping in
@@ -116,9 +117,9 @@ struct StressThread {
     }
     let sequence = center.notifications(of: StressPing.self, bufferingPolicy: .unbounded)
     let createEnd = world.clock.tick()
-    let received = LockedList<StressPing>()
+    let received = LockedLog<StressPing>()
     let task = Task.detached {
-      for await ping in sequence { received.append(ping) }
+      for await ping in sequence { received.record(ping) }
     }
     activeConsumer = StressConsumer(
       createEndTicket: createEnd, received: received, task: task, token: sequence.token, stop: nil)

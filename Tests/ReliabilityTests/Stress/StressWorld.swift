@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 import Synchronization
 
 /// The shared state of one stress run: the clock, every observer's bookkeeping, and the list of
@@ -14,16 +15,16 @@ final class StressWorld: Sendable {
 
   weak let center: TypedNotificationCenter?
   let clock = TicketClock()
-  let observers = LockedList<StressObserver>()
-  let owners = LockedList<WeakStressOwner>()
-  let results = LockedList<StressThreadResult>()
-  let echoDeliveries: [LockedList<StressDelivery>]
+  let observers = LockedLog<StressObserver>()
+  let owners = LockedLog<WeakStressOwner>()
+  let results = LockedLog<StressThreadResult>()
+  let echoDeliveries: [LockedLog<StressDelivery>]
   private let cancellable = LockedState<[Cancellable]>([])
   private let nextID = Atomic<Int>(0)
 
   init(center: TypedNotificationCenter, echoObserverCount: Int) {
     self.center = center
-    self.echoDeliveries = (0..<echoObserverCount).map { _ in LockedList() }
+    self.echoDeliveries = (0..<echoObserverCount).map { _ in LockedLog() }
   }
 
   func makeID() -> Int {
@@ -53,7 +54,7 @@ final class StressWorld: Sendable {
   // MARK: Handlers
 
   func handle(_ ping: StressPing, by record: StressObserver) {
-    record.deliveries.append(StressDelivery(post: ping.post, thread: ping.poster, ticket: clock.tick()))
+    record.deliveries.record(StressDelivery(post: ping.post, thread: ping.poster, ticket: clock.tick()))
     switch record.behavior {
     case .record:
       break
@@ -70,7 +71,7 @@ final class StressWorld: Sendable {
   }
 
   func handleEcho(_ echo: StressEcho, observer index: Int) {
-    echoDeliveries[index].append(StressDelivery(post: echo.post, thread: echo.poster, ticket: clock.tick()))
+    echoDeliveries[index].record(StressDelivery(post: echo.post, thread: echo.poster, ticket: clock.tick()))
   }
 }
 

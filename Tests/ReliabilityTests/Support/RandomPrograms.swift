@@ -42,3 +42,18 @@ func checkRandomPrograms<Program: ShrinkableProgram>(
     if failures == 3 { break }
   }
 }
+
+/// The first event where a run of the real code (`actual`, from `actualSource`) and the model's
+/// run (`expected`) differ, said as "event 3: center gave \"…\", model expected \"…\"", or `nil`
+/// when the two agree; a missing event reads "nothing".
+func firstDifference<Event: Equatable & CustomStringConvertible>(
+  between actual: [Event], and expected: [Event], actualSource: String
+) -> String? {
+  guard actual != expected else { return nil }
+  let index =
+    zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+    ?? min(actual.count, expected.count)
+  let got = actual.indices.contains(index) ? actual[index].description : "nothing"
+  let wanted = expected.indices.contains(index) ? expected[index].description : "nothing"
+  return "event \(index): \(actualSource) gave \"\(got)\", model expected \"\(wanted)\""
+}

@@ -1,13 +1,13 @@
 /// A small, fast, seedable random number generator (SplitMix64), so that a failing run can be
-/// replayed from the seed it prints.
-struct SeededGenerator: RandomNumberGenerator {
+/// replayed from the seed it prints: the same seed always gives the same sequence.
+package struct SeededGenerator: RandomNumberGenerator {
   private var state: UInt64
 
-  init(seed: UInt64) {
+  package init(seed: UInt64) {
     state = seed
   }
 
-  mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var mixed = state
     mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -16,7 +16,7 @@ struct SeededGenerator: RandomNumberGenerator {
   }
 
   /// `true` with probability `percent` / 100.
-  mutating func chance(_ percent: Int) -> Bool {
+  package mutating func chance(_ percent: Int) -> Bool {
     Int.random(in: 0..<100, using: &self) < percent
   }
 }
