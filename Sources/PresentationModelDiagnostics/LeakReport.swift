@@ -28,9 +28,9 @@ public struct LeakReport: Sendable, CustomStringConvertible {
     /// The `#filePath` of the `track` call.
     public var filePath: String { String(describing: site.filePath) }
     /// The line of the `track` call.
-    public var line: Int { Int(site.line) }
+    public var line: Int { site.line }
     /// The column of the `track` call.
-    public var column: Int { Int(site.column) }
+    public var column: Int { site.column }
     /// Stored-property paths from a tracked object that is still alive (possibly this one) to this
     /// one, shortest first, such as `Canvas.widgets[2]` or `Widget.canvas.widgets[0]`.
     ///
@@ -47,7 +47,7 @@ public struct LeakReport: Sendable, CustomStringConvertible {
 
     init(typeName: String, site: CallSite, retainingPaths: [String], retainingObservers: [RetainingObserver] = []) {
       self.typeName = typeName
-      self.fileID = site.fileID
+      self.fileID = String(describing: site.fileID)
       self.site = site
       self.retainingPaths = retainingPaths
       self.retainingObservers = retainingObservers

@@ -87,7 +87,7 @@ public final class LeakTracker: Sendable {
   ///   - column: Leave the default.
   public func track<Object: AnyObject>(
     _ object: Object, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
+    line: Int = #line, column: Int = #column
   ) {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let reference = WeakReference(object)

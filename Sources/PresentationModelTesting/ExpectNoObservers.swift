@@ -46,8 +46,7 @@ public import PresentationModel
 public func expectNoObservers(
   in center: TypedNotificationCenter, of notificationType: (any Any.Type)? = nil,
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-  column: UInt = #column
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
   let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
   return await ObserverFilter.expectNone(
@@ -56,7 +55,7 @@ public func expectNoObservers(
   )
 }
 
-/// The synchronous form of ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)-116yw``,
+/// The synchronous form of ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)-8jk5j``,
 /// for synchronous Swift Testing tests and XCTest test methods: it blocks while it polls (running
 /// the run loop between checks on the main thread, so a release queued on the main queue happens).
 ///
@@ -81,8 +80,7 @@ public func expectNoObservers(
 public func expectNoObservers(
   in center: TypedNotificationCenter, of notificationType: (any Any.Type)? = nil,
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-  column: UInt = #column
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) -> [RegistrationInfo] {
   let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
   return ObserverFilter.expectNoneBlocking(
@@ -112,8 +110,7 @@ public func expectNoObservers(
 public func expectNoObservers(
   in center: MainActorNotificationCenter, of notificationType: (any Any.Type)? = nil,
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-  column: UInt = #column
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
   await ObserverFilter.expectNone(
     {
@@ -150,8 +147,7 @@ public func expectNoObservers(
 public func expectNoObservers(
   in bridge: FoundationNotificationBridge, of notificationType: (any Any.Type)? = nil,
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-  column: UInt = #column
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
   await ObserverFilter.expectNone(
     {

@@ -25,8 +25,8 @@
 ///   - line: Leave the default; the failure is recorded at this line.
 ///   - column: Leave the default.
 public func trackForLeaks<Object: AnyObject>(
-  _ object: Object, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-  line: UInt = #line, column: UInt = #column
+  _ object: Object, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line,
+  column: Int = #column
 ) {
   guard let tracker = LeakScope.tracker else {
     FailureReporter.fail(

@@ -1,13 +1,17 @@
-/// Where a harness call was made, kept in both forms the two test frameworks want: `StaticString`s
-/// for XCTest's `file:line:` and plain values for Swift Testing's `SourceLocation`.
-package struct CallSite: Sendable, Hashable {
-  package let fileID: String
+/// Where a harness call was made, with Swift Testing's labels (`fileID:filePath:line:column:`) and
+/// integer type (`Int`).
+///
+/// The file names stay `StaticString`s, as the caller's `#fileID` and `#filePath` give them: XCTest
+/// reports a failure only at a `StaticString` file (`XCTFail(_:file:line:)`), and a `String` cannot
+/// become one. Swift Testing's `SourceLocation` takes them as `String`s.
+package struct CallSite: Sendable, CustomStringConvertible {
+  package let fileID: StaticString
   package let filePath: StaticString
-  package let line: UInt
-  package let column: UInt
+  package let line: Int
+  package let column: Int
 
-  package init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
-    self.fileID = String(describing: fileID)
+  package init(fileID: StaticString, filePath: StaticString, line: Int, column: Int) {
+    self.fileID = fileID
     self.filePath = filePath
     self.line = line
     self.column = column
@@ -15,15 +19,4 @@ package struct CallSite: Sendable, Hashable {
 
   /// `Module/File.swift:12`, the form compilers and test runners print.
   package var description: String { "\(fileID):\(line)" }
-
-  package static func == (lhs: CallSite, rhs: CallSite) -> Bool {
-    lhs.fileID == rhs.fileID && lhs.line == rhs.line && lhs.column == rhs.column
-      && String(describing: lhs.filePath) == String(describing: rhs.filePath)
-  }
-
-  package func hash(into hasher: inout Hasher) {
-    hasher.combine(fileID)
-    hasher.combine(line)
-    hasher.combine(column)
-  }
 }

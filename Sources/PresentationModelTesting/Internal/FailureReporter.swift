@@ -9,7 +9,9 @@ import XCTest
 enum FailureReporter {
   /// Reports a problem the center found in a registration, at its `observe` call.
   @Sendable static func fail(_ finding: RegistrationDiagnostics.Finding) {
-    fail(finding.message, at: CallSite(fileID: finding.fileID, filePath: finding.fileID, line: finding.line, column: 1))
+    fail(
+      finding.message,
+      at: CallSite(fileID: finding.fileID, filePath: finding.fileID, line: Int(finding.line), column: 1))
   }
 
   static func fail(_ message: String, at site: CallSite) {
@@ -17,10 +19,11 @@ enum FailureReporter {
       Issue.record(
         Comment(rawValue: message),
         sourceLocation: SourceLocation(
-          fileID: site.fileID, filePath: String(describing: site.filePath),
-          line: Int(site.line), column: Int(max(site.column, 1))))
+          fileID: String(describing: site.fileID), filePath: String(describing: site.filePath), line: site.line,
+          column: max(site.column, 1)))
     } else {
-      XCTFail(message, file: site.filePath, line: site.line)
+      // XCTest's only integer type for a line is `UInt`.
+      XCTFail(message, file: site.filePath, line: UInt(site.line))
     }
   }
 }
