@@ -16,7 +16,7 @@
 ///
 /// ```text
 /// 1 of 2 tracked objects still alive after 1.0 s:
-/// - Canvas.Widget tracked at CanvasTests/CanvasTests.swift:18, held by Canvas.widgets[2]
+/// - Canvas.Widget (tracked at CanvasTests/CanvasTests.swift:18). Still held by Canvas.widgets[2].
 /// ```
 public struct LeakReport: Sendable, CustomStringConvertible {
   /// One tracked object that had not deallocated.
@@ -53,15 +53,10 @@ public struct LeakReport: Sendable, CustomStringConvertible {
       self.retainingObservers = retainingObservers
     }
 
-    /// `MyApp.Widget tracked at MyAppTests/CanvasTests.swift:18, held by Canvas.widgets[2]`.
-    public var description: String {
-      var holders = retainingPaths + retainingObservers.map(\.description)
-      if holders.isEmpty {
-        holders = ["not reachable from another tracked object (look for a closure capturing it or an untracked owner)"]
-        return "\(typeName) tracked at \(site.description), \(holders[0])"
-      }
-      return "\(typeName) tracked at \(site.description), held by " + holders.joined(separator: ", ")
-    }
+    /// `MyApp.Widget (tracked at MyAppTests/CanvasTests.swift:18). Still held by Canvas.widgets[2].`:
+    /// its type, its `track` call, and the stored-property paths and observers that hold it (or a
+    /// hint where to look when none was found). Test failures word a survivor the same way.
+    public var description: String { SurvivorWording.object(self) }
   }
 
   /// How many objects were tracked when the check finished (alive or not).
@@ -89,8 +84,7 @@ public struct LeakReport: Sendable, CustomStringConvertible {
   /// One line per survivor after a summary; `No leaks among N tracked objects` when there are none.
   public var description: String {
     guard hasLeaks else { return "No leaks among \(trackedCount) tracked objects" }
-    let header = "\(survivors.count) of \(trackedCount) tracked objects still alive after \(waited.roundedSeconds) s:"
-    let lines = [header] + survivors.map { "- \($0)" } + (mainQueueWasBlocked ? [Self.blockedMainQueueNote] : [])
-    return lines.joined(separator: "\n")
+    let list = SurvivorWording.objects(survivors, trackedCount: trackedCount, waited: waited)
+    return mainQueueWasBlocked ? list + "\n" + Self.blockedMainQueueNote : list
   }
 }

@@ -26,7 +26,7 @@
 ///     tracker.track(widget)
 ///   }
 ///   let report = await tracker.checkForLeaks(timeout: .milliseconds(100))
-///   print(report)  // Canvas ... held by Widget.canvas, ...; Widget ... held by Canvas.widgets[0], ...
+///   print(report)  // Canvas (...). Still held by Widget.canvas, ...; Widget (...). Still held by Canvas.widgets[0], ...
 /// }
 /// ```
 ///

@@ -50,7 +50,8 @@ public func expectNoObservers(
 ) async -> [RegistrationInfo] {
   let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
   return await ObserverFilter.expectNone(
-    check.leftovers, info: \.info, describe: ObserverFilter.describe, notificationType: notificationType,
+    check.leftovers, info: \.info, describe: { SurvivorWording.observer($0.info, owner: $0.owner) },
+    notificationType: notificationType,
     ownerType: ownerType, timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
   )
 }
@@ -84,7 +85,8 @@ public func expectNoObservers(
 ) -> [RegistrationInfo] {
   let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
   return ObserverFilter.expectNoneBlocking(
-    check.leftovers, info: \.info, describe: ObserverFilter.describe, notificationType: notificationType,
+    check.leftovers, info: \.info, describe: { SurvivorWording.observer($0.info, owner: $0.owner) },
+    notificationType: notificationType,
     ownerType: ownerType, timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
   )
 }
@@ -118,7 +120,8 @@ public func expectNoObservers(
         ObserverFilter.matches($0, notificationType: notificationType, ownerType: ownerType)
       }
     },
-    info: { $0 }, describe: \.description, notificationType: notificationType, ownerType: ownerType,
+    info: { $0 }, describe: { SurvivorWording.observer($0, owner: nil) }, notificationType: notificationType,
+    ownerType: ownerType,
     timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
@@ -155,6 +158,7 @@ public func expectNoObservers(
         ObserverFilter.matches($0, notificationType: notificationType, ownerType: ownerType)
       }
     },
-    info: { $0 }, describe: \.description, notificationType: notificationType, ownerType: ownerType,
+    info: { $0 }, describe: { SurvivorWording.observer($0, owner: nil) }, notificationType: notificationType,
+    ownerType: ownerType,
     timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }

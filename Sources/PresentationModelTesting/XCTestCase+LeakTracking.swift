@@ -50,7 +50,7 @@ extension XCTestCase {
       let report = await tracker.checkForLeaks(timeout: timeout)
       TestCaseTrackers.remove(testCase)
       for survivor in report.survivors {
-        FailureReporter.fail(LeakMessages.survivor(survivor, waited: report.waited), at: survivor.site)
+        FailureReporter.fail(SurvivorWording.leakFailure(survivor, waited: report.waited), at: survivor.site)
       }
     }
   }
