@@ -120,7 +120,7 @@ public final class LeakTracker: Sendable {
   public func checkForLeaks(timeout: Duration = LeakTracker.defaultTimeout) async -> LeakReport {
     let clock = ContinuousClock()
     let start = clock.now
-    await Deadline.poll(timeout: timeout) { liveCount == 0 }
+    await Polling.poll(timeout: timeout) { liveCount == 0 }
     return report(waited: start.duration(to: clock.now))
   }
 
@@ -136,7 +136,7 @@ public final class LeakTracker: Sendable {
   public func checkForLeaksBlocking(timeout: Duration = LeakTracker.defaultTimeout) -> LeakReport {
     let clock = ContinuousClock()
     let start = clock.now
-    let mainQueueWasBlocked = Deadline.pollBlocking(timeout: timeout) { liveCount == 0 }
+    let mainQueueWasBlocked = Polling.pollBlocking(timeout: timeout) { liveCount == 0 }
     return report(waited: start.duration(to: clock.now), mainQueueWasBlocked: mainQueueWasBlocked)
   }
 

@@ -48,12 +48,9 @@ public func expectNoObservers(
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
-  let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
-  return await ObserverFilter.expectNone(
-    check.leftovers, info: \.info, describe: { SurvivorWording.observer($0.info, owner: $0.owner) },
-    notificationType: notificationType,
-    ownerType: ownerType, timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  )
+  await expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).check {
+    $0.leftovers(in: center)
+  }
 }
 
 /// The synchronous form of ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)-8jk5j``,
@@ -83,12 +80,9 @@ public func expectNoObservers(
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) -> [RegistrationInfo] {
-  let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
-  return ObserverFilter.expectNoneBlocking(
-    check.leftovers, info: \.info, describe: { SurvivorWording.observer($0.info, owner: $0.owner) },
-    notificationType: notificationType,
-    ownerType: ownerType, timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  )
+  expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).checkBlocking {
+    $0.leftovers(in: center)
+  }
 }
 
 /// Expects a `MainActorNotificationCenter` to have no live observer registrations (optionally
@@ -114,15 +108,9 @@ public func expectNoObservers(
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
-  await ObserverFilter.expectNone(
-    {
-      center.registrations.filter {
-        ObserverFilter.matches($0, notificationType: notificationType, ownerType: ownerType)
-      }
-    },
-    info: { $0 }, describe: { SurvivorWording.observer($0, owner: nil) }, notificationType: notificationType,
-    ownerType: ownerType,
-    timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  await expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).check {
+    $0.leftovers(among: center.registrations)
+  }
 }
 
 /// Expects a `FoundationNotificationBridge` to have no live registrations (optionally only of
@@ -152,13 +140,17 @@ public func expectNoObservers(
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
-  await ObserverFilter.expectNone(
-    {
-      bridge.registrations.filter {
-        ObserverFilter.matches($0, notificationType: notificationType, ownerType: ownerType)
-      }
-    },
-    info: { $0 }, describe: { SurvivorWording.observer($0, owner: nil) }, notificationType: notificationType,
-    ownerType: ownerType,
-    timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  await expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).check {
+    $0.leftovers(among: bridge.registrations)
+  }
+}
+
+/// The check every form of `expectNoObservers` makes, from its arguments.
+private func expectation(
+  _ notificationType: (any Any.Type)?, _ ownerType: (any AnyObject.Type)?, _ timeout: Duration,
+  _ fileID: StaticString, _ filePath: StaticString, _ line: Int, _ column: Int
+) -> NoObserversExpectation {
+  NoObserversExpectation(
+    filter: ObserverFilter(notificationType: notificationType, ownerType: ownerType), timeout: timeout,
+    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
