@@ -8,8 +8,11 @@ extension BudgetReport {
     /// The declared limit.
     public let maximum: Int
 
-    /// Creates an overrun, for comparing with a report's.
+    /// Creates an overrun, for comparing with a report's; `liveCount` must exceed `maximum`.
     public init(subject: Subject, liveCount: Int, maximum: Int) {
+      precondition(
+        liveCount > maximum,
+        "BudgetReport.Overrun needs more live instances than its maximum, not \(liveCount) with at most \(maximum)")
       self.subject = subject
       self.liveCount = liveCount
       self.maximum = maximum

@@ -6,8 +6,10 @@ extension InstanceReport {
     /// How many of them are alive.
     public let liveCount: Int
 
-    /// Creates a count, for comparing with a report's.
+    /// Creates a count, for comparing with a report's; a report lists only sites with live
+    /// instances, so `liveCount` must be one or more.
     public init(site: Site, liveCount: Int) {
+      precondition(liveCount > 0, "InstanceReport.SiteCount needs a live count of one or more, not \(liveCount)")
       self.site = site
       self.liveCount = liveCount
     }
