@@ -99,4 +99,21 @@ import Testing
     let type = InstanceReport.TypeCount(typeName: "T", liveCount: 6, maximum: nil, sites: [tie, few, many])
     #expect(type.sites == [many, few, tie])
   }
+
+  @Test(.timeLimit(.minutes(1))) func aSiteCountOfNoLiveInstancesIsAPreconditionFailureThatSaysSo() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = InstanceReport.SiteCount(site: InstanceReport.Site(fileID: "A/A.swift", line: 1), liveCount: 0)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("needs a live count of one or more, not 0"), "stderr was: \(message)")
+  }
+
+  @Test(.timeLimit(.minutes(1))) func anOverrunWithinItsMaximumIsAPreconditionFailureThatSaysSo() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = BudgetReport.Overrun(subject: .group("Panels"), liveCount: 3, maximum: 3)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains("needs more live instances than its maximum, not 3 with at most 3"), "stderr was: \(message)")
+  }
 }

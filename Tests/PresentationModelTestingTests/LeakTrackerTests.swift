@@ -42,6 +42,36 @@ import Testing
     #expect(report.description.contains("LeakTrackerTests.swift:\(trackedLine)"))
   }
 
+  @Test("Leaks on purpose: a survivor is worded the same in the report and in a test failure")
+  func wordsASurvivorTheSameInTheReportAndInATestFailure() async throws {
+    let tracker = LeakTracker()
+    let canvas = Canvas()
+    canvas.widgets = [Widget(name: "cycle")]
+    canvas.widgets[0].canvas = canvas
+    let cycleLine = #line + 1
+    tracker.track(canvas.widgets[0])
+    let unheld = Widget(name: "held by this test only")
+    let unheldLine = #line + 1
+    tracker.track(unheld)
+    let report = await tracker.checkForLeaks(timeout: .zero)
+    try #require(report.survivors.count == 2)
+    let file = "PresentationModelTestingTests/LeakTrackerTests.swift"
+    let cycleWording = "(tracked at \(file):\(cycleLine)). Still held by Widget.canvas.widgets[0]."
+    let unheldWording =
+      "(tracked at \(file):\(unheldLine)). No tracked object holds it in a stored property and no observer's handler "
+      + "captures it: look for a closure capturing it, a strong delegate, or an owner that was not tracked."
+    #expect(report.survivors[0].description == "PresentationModelTestingTests.Widget " + cycleWording)
+    #expect(report.survivors[1].description == "PresentationModelTestingTests.Widget " + unheldWording)
+    #expect(report.description.contains("\n- PresentationModelTestingTests.Widget " + cycleWording))
+    #expect(report.description.contains("\n- PresentationModelTestingTests.Widget " + unheldWording))
+    // The failure a test records for the same survivor says the same after its own preamble.
+    #expect(
+      SurvivorWording.leakFailure(report.survivors[0], waited: .seconds(1))
+        == "Leaked PresentationModelTestingTests.Widget: still alive 1.0 s after the test ended " + cycleWording)
+    canvas.widgets.removeAll()
+    _ = unheld
+  }
+
   @Test("Leaks on purpose: a strong delegate is caught and both holders are named")
   func catchesADelegateHeldStronglyAndNamesBothHolders() async throws {
     let tracker = LeakTracker()

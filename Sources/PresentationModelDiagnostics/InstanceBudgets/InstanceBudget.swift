@@ -83,7 +83,7 @@ public final class InstanceBudget: Sendable {
   ///   - line: Leave the default.
   public func track<Object: AnyObject>(
     _ object: Object, maximum: Int? = nil, group: String? = nil, fileID: StaticString = #fileID,
-    line: UInt = #line
+    line: Int = #line
   ) {
     if let maximum {
       precondition(
@@ -92,7 +92,7 @@ public final class InstanceBudget: Sendable {
     let dynamicType = type(of: object)
     let typeID = ObjectIdentifier(dynamicType)
     let name = TypeName.of(dynamicType)
-    let site = InstanceReport.Site(fileID: String(describing: fileID), line: Int(line))
+    let site = InstanceReport.Site(fileID: String(describing: fileID), line: line)
     let entry = Entry(reference: WeakReference(object), type: typeID, group: group, site: site)
     // Read under the lock, dropped after it: this strong reference to an earlier object may be its last.
     let existing: AnyObject? = state.withLock { state in

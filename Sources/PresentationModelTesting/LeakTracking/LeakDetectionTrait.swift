@@ -70,7 +70,7 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
       await tracker.checkForLeaks(timeout: timeout)
     }
     for survivor in report.survivors {
-      FailureReporter.fail(LeakMessages.survivor(survivor, waited: report.waited), at: survivor.site)
+      FailureReporter.fail(SurvivorWording.leakFailure(survivor, waited: report.waited), at: survivor.site)
     }
     if let bodyError { throw bodyError }
   }

@@ -1,11 +1,9 @@
-import Dispatch
 import Foundation
-import Synchronization
 
-/// Repeats a check until it passes or a deadline expires: once at once, then after a `Task.yield()`
+/// Repeats a check until it passes or a timeout expires: once at once, then after a `Task.yield()`
 /// and sleeps that grow from 1 ms to 20 ms, so a check that passes costs nothing and one that waits
 /// for a deallocation a run-loop turn late notices it within a few milliseconds.
-package enum Deadline {
+package enum Polling {
   /// Runs on the caller's actor (`isolation`), so `isDone` may read that actor's state.
   package static func poll(
     timeout: Duration, isolation: isolated (any Actor)? = #isolation, until isDone: () -> Bool
@@ -37,21 +35,19 @@ package enum Deadline {
   package static func pollBlocking(timeout: Duration, until isDone: () -> Bool) -> Bool {
     if isDone() || timeout <= .zero { return false }
     let probe: MainQueueProbe? = MainQueueProbe.isOnMainQueue ? MainQueueProbe() : nil
-    pollBlockingUntilDeadline(timeout: timeout, until: isDone)
+    pollBlockingUntilTimeout(timeout, until: isDone)
     guard let probe else { return false }
     return !probe.hasRun
   }
 
-  private static func pollBlockingUntilDeadline(timeout: Duration, until isDone: () -> Bool) {
+  private static func pollBlockingUntilTimeout(_ timeout: Duration, until isDone: () -> Bool) {
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: timeout)
     var pause = Duration.milliseconds(1)
     while !isDone() {
       let remaining = clock.now.duration(to: end)
       if remaining <= .zero { return }
-      let step = min(pause, remaining)
-      let seconds = Double(step.components.seconds) + Double(step.components.attoseconds) / 1e18
-      let wakeUp = Date(timeIntervalSinceNow: seconds)
+      let wakeUp = Date(timeIntervalSinceNow: min(pause, remaining).seconds)
       // A run loop with no sources returns at once; sleep out the rest of the step either way.
       if Thread.isMainThread { RunLoop.current.run(until: wakeUp) }
       let rest = wakeUp.timeIntervalSinceNow
@@ -59,28 +55,4 @@ package enum Deadline {
       pause = min(pause * 2, .milliseconds(20))
     }
   }
-}
-
-/// A block enqueued on the main queue that records whether it ran: whether the main queue made
-/// progress while a blocking check waited.
-final class MainQueueProbe: Sendable {
-  private static let key = DispatchSpecificKey<UInt8>()
-  private static let tagged: Bool = {
-    DispatchQueue.main.setSpecific(key: key, value: 1)
-    return true
-  }()
-
-  /// Whether the caller runs on the main queue (or, on the main thread, may be draining it).
-  static var isOnMainQueue: Bool {
-    guard tagged else { return false }
-    return DispatchQueue.getSpecific(key: key) != nil || Thread.isMainThread
-  }
-
-  private let ran = Atomic<Bool>(false)
-
-  init() {
-    DispatchQueue.main.async { [self] in ran.store(true, ordering: .releasing) }
-  }
-
-  var hasRun: Bool { ran.load(ordering: .acquiring) }
 }

@@ -26,7 +26,7 @@
 ///     tracker.track(widget)
 ///   }
 ///   let report = await tracker.checkForLeaks(timeout: .milliseconds(100))
-///   print(report)  // Canvas ... held by Widget.canvas, ...; Widget ... held by Canvas.widgets[0], ...
+///   print(report)  // Canvas (...). Still held by Widget.canvas, ...; Widget (...). Still held by Canvas.widgets[0], ...
 /// }
 /// ```
 ///
@@ -87,7 +87,7 @@ public final class LeakTracker: Sendable {
   ///   - column: Leave the default.
   public func track<Object: AnyObject>(
     _ object: Object, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
+    line: Int = #line, column: Int = #column
   ) {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let reference = WeakReference(object)
@@ -120,7 +120,7 @@ public final class LeakTracker: Sendable {
   public func checkForLeaks(timeout: Duration = LeakTracker.defaultTimeout) async -> LeakReport {
     let clock = ContinuousClock()
     let start = clock.now
-    await Deadline.poll(timeout: timeout) { liveCount == 0 }
+    await Polling.poll(timeout: timeout) { liveCount == 0 }
     return report(waited: start.duration(to: clock.now))
   }
 
@@ -136,7 +136,7 @@ public final class LeakTracker: Sendable {
   public func checkForLeaksBlocking(timeout: Duration = LeakTracker.defaultTimeout) -> LeakReport {
     let clock = ContinuousClock()
     let start = clock.now
-    let mainQueueWasBlocked = Deadline.pollBlocking(timeout: timeout) { liveCount == 0 }
+    let mainQueueWasBlocked = Polling.pollBlocking(timeout: timeout) { liveCount == 0 }
     return report(waited: start.duration(to: clock.now), mainQueueWasBlocked: mainQueueWasBlocked)
   }
 

@@ -29,9 +29,9 @@
 @discardableResult
 public func expectWithinBudget(
   _ budget: InstanceBudget, timeout: Duration = LeakTracker.defaultTimeout, fileID: StaticString = #fileID,
-  filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> BudgetReport {
-  await Deadline.poll(timeout: timeout) { budget.check().isWithinBudget }
+  await Polling.poll(timeout: timeout) { budget.check().isWithinBudget }
   let report = budget.check()
   if !report.isWithinBudget {
     FailureReporter.fail(

@@ -11,7 +11,7 @@ enum FailureReporter {
   @Sendable static func fail(_ finding: RegistrationDiagnostics.Finding) {
     fail(
       finding.message,
-      at: CallSite(fileID: finding.fileID, filePath: finding.fileID, line: UInt(finding.line), column: 1))
+      at: CallSite(fileID: finding.fileID, filePath: finding.fileID, line: finding.line, column: 1))
   }
 
   static func fail(_ message: String, at site: CallSite) {
@@ -19,10 +19,11 @@ enum FailureReporter {
       Issue.record(
         Comment(rawValue: message),
         sourceLocation: SourceLocation(
-          fileID: site.fileID, filePath: String(describing: site.filePath),
-          line: Int(site.line), column: Int(max(site.column, 1))))
+          fileID: String(describing: site.fileID), filePath: String(describing: site.filePath), line: site.line,
+          column: max(site.column, 1)))
     } else {
-      XCTFail(message, file: site.filePath, line: site.line)
+      // XCTest's only integer type for a line is `UInt`.
+      XCTFail(message, file: site.filePath, line: UInt(site.line))
     }
   }
 }

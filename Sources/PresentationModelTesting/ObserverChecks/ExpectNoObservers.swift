@@ -46,17 +46,14 @@ public import PresentationModel
 public func expectNoObservers(
   in center: TypedNotificationCenter, of notificationType: (any Any.Type)? = nil,
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-  column: UInt = #column
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
-  let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
-  return await ObserverFilter.expectNone(
-    check.leftovers, info: \.info, describe: ObserverFilter.describe, notificationType: notificationType,
-    ownerType: ownerType, timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  )
+  await expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).check {
+    $0.leftovers(in: center)
+  }
 }
 
-/// The synchronous form of ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)-116yw``,
+/// The synchronous form of ``expectNoObservers(in:of:ownedBy:timeout:fileID:filePath:line:column:)-8jk5j``,
 /// for synchronous Swift Testing tests and XCTest test methods: it blocks while it polls (running
 /// the run loop between checks on the main thread, so a release queued on the main queue happens).
 ///
@@ -81,14 +78,11 @@ public func expectNoObservers(
 public func expectNoObservers(
   in center: TypedNotificationCenter, of notificationType: (any Any.Type)? = nil,
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-  column: UInt = #column
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) -> [RegistrationInfo] {
-  let check = ObserverCheck(center: center, notificationType: notificationType, ownerType: ownerType)
-  return ObserverFilter.expectNoneBlocking(
-    check.leftovers, info: \.info, describe: ObserverFilter.describe, notificationType: notificationType,
-    ownerType: ownerType, timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  )
+  expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).checkBlocking {
+    $0.leftovers(in: center)
+  }
 }
 
 /// Expects a `MainActorNotificationCenter` to have no live observer registrations (optionally
@@ -112,17 +106,11 @@ public func expectNoObservers(
 public func expectNoObservers(
   in center: MainActorNotificationCenter, of notificationType: (any Any.Type)? = nil,
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-  column: UInt = #column
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
-  await ObserverFilter.expectNone(
-    {
-      center.registrations.filter {
-        ObserverFilter.matches($0, notificationType: notificationType, ownerType: ownerType)
-      }
-    },
-    info: { $0 }, describe: \.description, notificationType: notificationType, ownerType: ownerType,
-    timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  await expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).check {
+    $0.leftovers(among: center.registrations)
+  }
 }
 
 /// Expects a `FoundationNotificationBridge` to have no live registrations (optionally only of
@@ -150,15 +138,19 @@ public func expectNoObservers(
 public func expectNoObservers(
   in bridge: FoundationNotificationBridge, of notificationType: (any Any.Type)? = nil,
   ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-  column: UInt = #column
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
-  await ObserverFilter.expectNone(
-    {
-      bridge.registrations.filter {
-        ObserverFilter.matches($0, notificationType: notificationType, ownerType: ownerType)
-      }
-    },
-    info: { $0 }, describe: \.description, notificationType: notificationType, ownerType: ownerType,
-    timeout: timeout, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  await expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).check {
+    $0.leftovers(among: bridge.registrations)
+  }
+}
+
+/// The check every form of `expectNoObservers` makes, from its arguments.
+private func expectation(
+  _ notificationType: (any Any.Type)?, _ ownerType: (any AnyObject.Type)?, _ timeout: Duration,
+  _ fileID: StaticString, _ filePath: StaticString, _ line: Int, _ column: Int
+) -> NoObserversExpectation {
+  NoObserversExpectation(
+    filter: ObserverFilter(notificationType: notificationType, ownerType: ownerType), timeout: timeout,
+    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }

@@ -25,14 +25,19 @@
 ///   - line: Leave the default; the failure is recorded at this line.
 ///   - column: Leave the default.
 public func trackForLeaks<Object: AnyObject>(
-  _ object: Object, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-  line: UInt = #line, column: UInt = #column
+  _ object: Object, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line,
+  column: Int = #column
 ) {
   guard let tracker = LeakScope.tracker else {
     FailureReporter.fail(
-      LeakMessages.trackedOutsideScope,
-      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+      trackedOutsideScope, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     return
   }
   tracker.track(object, fileID: fileID, filePath: filePath, line: line, column: column)
 }
+
+/// The failure of a `trackForLeaks(_:)` call that nothing would check.
+private let trackedOutsideScope =
+  "trackForLeaks(_:) was called outside a test that detects leaks, so nothing would check the object. "
+  + "Add the trait, as in @Test(.detectsLeaks), or @Suite(.detectsLeaks) on the suite; "
+  + "in an XCTestCase call self.trackForLeaks(_:) instead."

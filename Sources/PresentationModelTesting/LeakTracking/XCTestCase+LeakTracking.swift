@@ -29,7 +29,7 @@ extension XCTestCase {
   ///   - timeout: How long it may take to deallocate after the test method returns. The first call
   ///     in a test sets it for the whole test.
   ///   - fileID: Leave the default.
-  ///   - file: Leave the default; the failure is reported in this file.
+  ///   - filePath: Leave the default; the failure is reported in this file.
   ///   - line: Leave the default; the failure is reported at this line.
   ///   - column: Leave the default.
   ///
@@ -37,11 +37,11 @@ extension XCTestCase {
   /// > in `tearDown()`, or in a teardown block added before this call, is still alive when checked.
   public func trackForLeaks<Object: AnyObject>(
     _ object: Object, timeout: Duration = LeakTracker.defaultTimeout, fileID: StaticString = #fileID,
-    file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
   ) {
     let testCase = ObjectIdentifier(self)
     let (tracker, isNew) = TestCaseTrackers.tracker(for: testCase)
-    tracker.track(object, fileID: fileID, filePath: file, line: line, column: column)
+    tracker.track(object, fileID: fileID, filePath: filePath, line: line, column: column)
     guard isNew else { return }
     RegistrationFindingsObserver.installOnce()
     addTeardownBlock { @Sendable in
@@ -50,7 +50,7 @@ extension XCTestCase {
       let report = await tracker.checkForLeaks(timeout: timeout)
       TestCaseTrackers.remove(testCase)
       for survivor in report.survivors {
-        FailureReporter.fail(LeakMessages.survivor(survivor, waited: report.waited), at: survivor.site)
+        FailureReporter.fail(SurvivorWording.leakFailure(survivor, waited: report.waited), at: survivor.site)
       }
     }
   }

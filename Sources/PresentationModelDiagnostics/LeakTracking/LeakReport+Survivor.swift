@@ -1,0 +1,41 @@
+extension LeakReport {
+  /// One tracked object that had not deallocated.
+  public struct Survivor: Sendable, CustomStringConvertible {
+    /// The object's full type name, such as `MyApp.Widget`.
+    public let typeName: String
+    /// The `#fileID` of the `track` call, such as `MyAppTests/CanvasTests.swift`.
+    public let fileID: String
+    /// The `#filePath` of the `track` call.
+    public var filePath: String { String(describing: site.filePath) }
+    /// The line of the `track` call.
+    public var line: Int { site.line }
+    /// The column of the `track` call.
+    public var column: Int { site.column }
+    /// Stored-property paths from a tracked object that is still alive (possibly this one) to this
+    /// one, shortest first, such as `Canvas.widgets[2]` or `Widget.canvas.widgets[0]`.
+    ///
+    /// Empty when no tracked survivor reaches it through stored properties: then look for a closure
+    /// capturing it, or an owner you did not track. A path may run through a `weak` property, since
+    /// `Mirror` cannot tell those apart.
+    public let retainingPaths: [String]
+    /// Every live observer registration, in any `TypedNotificationCenter` of the process, whose
+    /// handler keeps it alive: the `observe` calls to fix. Empty where closure captures cannot be
+    /// read (platforms with Objective-C interoperability).
+    public let retainingObservers: [RetainingObserver]
+
+    package let site: CallSite
+
+    init(typeName: String, site: CallSite, retainingPaths: [String], retainingObservers: [RetainingObserver] = []) {
+      self.typeName = typeName
+      self.fileID = String(describing: site.fileID)
+      self.site = site
+      self.retainingPaths = retainingPaths
+      self.retainingObservers = retainingObservers
+    }
+
+    /// `MyApp.Widget (tracked at MyAppTests/CanvasTests.swift:18). Still held by Canvas.widgets[2].`:
+    /// its type, its `track` call, and the stored-property paths and observers that hold it (or a
+    /// hint where to look when none was found). Test failures word a survivor the same way.
+    public var description: String { SurvivorWording.object(self) }
+  }
+}

@@ -1,0 +1,50 @@
+/// What a leak check found: every tracked object still alive when the deadline passed.
+///
+/// ```swift
+/// import PresentationModelDiagnostics
+///
+/// func example() async {
+///   let tracker = LeakTracker()
+///   tracker.track(Box())
+///   let report = await tracker.checkForLeaks()
+///   if report.hasLeaks { print(report) }
+/// }
+/// final class Box {}
+/// ```
+///
+/// The description reads like this:
+///
+/// ```text
+/// 1 of 2 tracked objects still alive after 1.0 s:
+/// - Canvas.Widget (tracked at CanvasTests/CanvasTests.swift:18). Still held by Canvas.widgets[2].
+/// ```
+public struct LeakReport: Sendable, CustomStringConvertible {
+  /// How many objects were tracked when the check finished (alive or not).
+  public let trackedCount: Int
+  /// The objects still alive, in the order they were tracked.
+  public let survivors: [Survivor]
+  /// How long the check waited for stragglers.
+  public let waited: Duration
+  /// Whether survivors were found by ``LeakTracker/checkForLeaksBlocking(timeout:)`` called on the
+  /// main queue, which it blocked while it waited: anything enqueued there (such as a release one
+  /// turn late) could not run, so a survivor may be one. The description then says to call
+  /// `await` ``LeakTracker/checkForLeaks(timeout:)`` instead.
+  public let mainQueueWasBlocked: Bool
+
+  static let blockedMainQueueNote = """
+    checkForLeaksBlocking() ran on the main queue (in @MainActor code or a DispatchQueue.main block) and \
+    blocked it while waiting, so nothing enqueued there could run, such as a release one turn late; \
+    these may be such releases. Call `await checkForLeaks()` instead: it suspends and lets the main \
+    queue run.
+    """
+
+  /// Whether any tracked object was still alive.
+  public var hasLeaks: Bool { !survivors.isEmpty }
+
+  /// One line per survivor after a summary; `No leaks among N tracked objects` when there are none.
+  public var description: String {
+    guard hasLeaks else { return "No leaks among \(trackedCount) tracked objects" }
+    let list = SurvivorWording.objects(survivors, trackedCount: trackedCount, waited: waited)
+    return mainQueueWasBlocked ? list + "\n" + Self.blockedMainQueueNote : list
+  }
+}
