@@ -31,7 +31,7 @@ final class Sender: Sendable {}
 final class HandlerCapture: Sendable {
   init(
     trackedBy tracker: LeakTracker, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
+    line: Int = #line, column: Int = #column
   ) {
     tracker.track(self, fileID: fileID, filePath: filePath, line: line, column: column)
   }
