@@ -121,7 +121,7 @@ public final class MainActorNotificationCenter {
   ) -> ObserverToken {
     register(
       owner: owner, sender: sender, flags: [], fileID: fileID, line: line,
-      handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
+      handler: .owned(by: Owner.self, handler))
   }
 
   /// Calls `handler` on the main actor with each notification of type `type` until the returned
@@ -159,7 +159,7 @@ public final class MainActorNotificationCenter {
   ) -> ObserverToken {
     register(
       owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line,
-      handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
+      handler: .owned(by: Owner.self, handler))
   }
 
   // MARK: Introspection

@@ -113,7 +113,7 @@ public final class TypedNotificationCenter: Sendable {
   ) -> ObserverToken {
     register(
       owner: owner, sender: sender, flags: [], fileID: fileID, line: line,
-      handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
+      handler: .owned(by: Owner.self, handler))
   }
 
   /// Calls `handler` on the main actor with `owner` and each notification of type `type`, for as
@@ -200,7 +200,7 @@ public final class TypedNotificationCenter: Sendable {
   ) -> ObserverToken {
     register(
       owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line,
-      handler: .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) })
+      handler: .owned(by: Owner.self, handler))
   }
 
   // MARK: Async sequence

@@ -7,6 +7,15 @@ enum MainActorHandler<N: MainActorNotification> {
   case owned(@MainActor (AnyObject, N) -> Void)
 }
 
+extension MainActorHandler {
+  /// An owner-bound handler that receives its owner as the `Owner` it was registered with.
+  static func owned<Owner: AnyObject>(by _: Owner.Type, _ handler: @escaping @MainActor (Owner, N) -> Void) -> Self {
+    // unsafeDowncast: the center only ever passes the owner it was given, loaded from its weak
+    // reference, so it is an `Owner`.
+    .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) }
+  }
+}
+
 /// One observer of a main-actor channel: the registration (shared with the token) and the handler
 /// (owned by the channel alone; `nil` once the registration ended and the handler was released).
 @usableFromInline

@@ -47,3 +47,12 @@ struct Entry<N: TypedNotification>: Sendable {
     case owned(@Sendable (AnyObject, N) -> Void)
   }
 }
+
+extension Entry.Handler {
+  /// An owner-bound handler that receives its owner as the `Owner` it was registered with.
+  static func owned<Owner: AnyObject>(by _: Owner.Type, _ handler: @escaping @Sendable (Owner, N) -> Void) -> Self {
+    // unsafeDowncast: the center only ever passes the owner it was given, loaded from its weak
+    // reference, so it is an `Owner`.
+    .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) }
+  }
+}
