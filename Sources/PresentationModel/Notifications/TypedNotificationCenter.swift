@@ -132,10 +132,7 @@ public final class TypedNotificationCenter: Sendable {
   ) -> ObserverToken {
     register(
       owner: owner, sender: sender, flags: .mainActor, fileID: fileID, line: line,
-      handler: .owned { owner, notification in
-        let owner = unsafeDowncast(owner, to: Owner.self)  // Sendable from here on.
-        MainActor.assumeIsolated { handler(owner, notification) }
-      })
+      handler: .owned(by: Owner.self, Entry<N>.Handler.onMainActor(handler)))
   }
 
   // MARK: Observing with a token
@@ -171,7 +168,7 @@ public final class TypedNotificationCenter: Sendable {
   ) -> ObserverToken {
     register(
       owner: nil, sender: sender, flags: .mainActor, fileID: fileID, line: line,
-      handler: .plain { notification in MainActor.assumeIsolated { handler(notification) } })
+      handler: .plain(Entry<N>.Handler.onMainActor(handler)))
   }
 
   // MARK: One-shot

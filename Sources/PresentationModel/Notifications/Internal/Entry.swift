@@ -56,3 +56,28 @@ extension Entry.Handler {
     .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) }
   }
 }
+
+extension Entry.Handler {
+  /// `handler` without its main-actor isolation in its type: for registrations flagged
+  /// `mainActor`, which the center calls on the main queue only.
+  ///
+  /// Why it is safe: a `mainActor` registration never takes the post path's two fast paths (they
+  /// require the flags to be exactly `.endsWithToken` or `.hasOwner`); `Entry.deliverSlowPath`
+  /// calls it at once only when `MainQueue.isCurrent`, and otherwise from a block on the main
+  /// queue. The main queue is the main actor's executor, so the handler always runs isolated to the
+  /// main actor, as its type promised. A synchronous function's isolation is not part of its
+  /// calling convention, so the cast changes the type only; it is what `MainActor.assumeIsolated`
+  /// does inside, and calling that instead would allocate and check the executor on every
+  /// delivery (`Entry.invoke` checks the queue in debug builds).
+  static func onMainActor(_ handler: @escaping @MainActor @Sendable (N) -> Void) -> @Sendable (N) -> Void {
+    unsafeBitCast(handler, to: (@Sendable (N) -> Void).self)
+  }
+
+  /// The owner-bound form of `onMainActor(_:)`.
+  static func onMainActor<Owner: AnyObject>(
+    _ handler: @escaping @MainActor @Sendable (Owner, N) -> Void
+  ) -> @Sendable (Owner, N) -> Void {
+    unsafeBitCast(handler, to: (@Sendable (Owner, N) -> Void).self)
+  }
+}
+

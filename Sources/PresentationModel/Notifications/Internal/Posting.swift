@@ -39,8 +39,9 @@ extension TypedNotificationCenter {
       defer { RecursionGuard.leave() }
     #endif
     let entries = storage.entries
+    var onMainQueue = MainQueueCheck()
     for index in 0..<count {
-      Entry.deliver(notification, senderID: senderID, to: entries + index)
+      Entry.deliver(notification, senderID: senderID, to: entries + index, onMainQueue: &onMainQueue)
     }
   }
 
@@ -74,7 +75,10 @@ extension Entry {
   /// mutated during the call, so the entry's registration and handler outlive the call; the
   /// registration is therefore read without retaining it.
   @inlinable @inline(__always)
-  static func deliver(_ notification: N, senderID: ObjectIdentifier?, to entry: UnsafeMutablePointer<Self>) {
+  static func deliver(
+    _ notification: N, senderID: ObjectIdentifier?, to entry: UnsafeMutablePointer<Self>,
+    onMainQueue: inout MainQueueCheck
+  ) {
     // unowned(unsafe): the storage holding `entry` keeps the registration alive (see above).
     unowned(unsafe) let registration = entry.pointee.registration
     guard !registration.hasEnded else { return }
@@ -97,12 +101,14 @@ extension Entry {
       if let handler = entry.pointee.ownedHandler { handler(owner, notification) }
       return
     }
-    deliverSlowPath(notification, senderID: senderID, to: entry.pointee)
+    deliverSlowPath(notification, senderID: senderID, to: entry.pointee, onMainQueue: &onMainQueue)
   }
 
   /// Sender filters, main-actor observers, one-shots and streams.
   @usableFromInline
-  static func deliverSlowPath(_ notification: N, senderID: ObjectIdentifier?, to entry: Self) {
+  static func deliverSlowPath(
+    _ notification: N, senderID: ObjectIdentifier?, to entry: Self, onMainQueue: inout MainQueueCheck
+  ) {
     let registration = entry.registration
     if registration.flags.contains(.hasSender) {
       guard let sender = registration.sender else {
@@ -114,7 +120,7 @@ extension Entry {
       #endif
       guard let senderID, senderID == ObjectIdentifier(sender) else { return }
     }
-    if registration.flags.contains(.mainActor) && !MainQueue.isCurrent {
+    if registration.flags.contains(.mainActor) && !onMainQueue.isCurrent {
       DispatchQueue.main.async { call(notification, entry: entry) }
       return
     }
@@ -136,6 +142,11 @@ extension Entry {
   }
 
   private static func invoke(_ notification: N, entry: Self) {
+    #if DEBUG
+      if entry.registration.flags.contains(.mainActor) {
+        precondition(MainQueue.isCurrent, "a main-actor handler was about to run off the main queue")
+      }
+    #endif
     if let handler = entry.handler {
       handler(notification)
     } else if let handler = entry.ownedHandler {
@@ -150,3 +161,22 @@ extension Entry {
     }
   }
 }
+
+/// Whether a post runs on the main queue, asked at most once per post: the answer cannot change
+/// during it, and asking costs a dispatch look-up.
+@usableFromInline
+struct MainQueueCheck {
+  private var answer: Bool?
+
+  @inlinable init() {}
+
+  var isCurrent: Bool {
+    mutating get {
+      if let answer { return answer }
+      let current = MainQueue.isCurrent
+      answer = current
+      return current
+    }
+  }
+}
+
