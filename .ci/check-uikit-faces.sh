@@ -13,7 +13,10 @@
 # For each platform (UIKit, then AppKit; no Apple platform has both, Mac Catalyst aside):
 # 1. the stub becomes module UIKit (or AppKit);
 # 2. module PresentationModel is built with it visible (so its Platform/ files count);
-# 3. each example target is type-checked, faces included, against both.
+# 3. each example target is type-checked, faces included, against both;
+# 4. IntegrationTests/ViewSubclasses/<platform>ViewSubclass.swift, a module of an app's own, is
+#    type-checked against both: a view subclass that declares its own `opacity` and `dispose()`
+#    must still compile (the package adds no member to UIView or NSView).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
@@ -133,6 +136,10 @@ for platform in UIKit AppKit; do
     [[ $platform == UIKit ]] && uikit_faces=$((uikit_faces + ${#faces[@]}))
   done
 
+  subclass="IntegrationTests/ViewSubclasses/${platform}ViewSubclass.swift"
+  echo "uikit-faces: [$platform] an app's module: $subclass"
+  swiftc -typecheck -module-name ViewSubclasses -parse-as-library -swift-version 6 -warnings-as-errors \
+    -I "$stub" -I "$modules" "$subclass"
 done
 
 if ((uikit_faces == 0)); then

@@ -1,0 +1,39 @@
+// An app's own module, type-checked by .ci/check-uikit-faces.sh against the AppKit stub and the
+// PresentationModel module built with it. It must compile: importing PresentationModel adds no
+// member to NSView, so a subclass keeps its own `opacity` and `dispose()`.
+import AppKit
+import PresentationModel
+
+/// A view of an app's own whose `opacity` and `dispose()` mean something else than a fade.
+@MainActor
+final class MyNSView: NSView {
+  var opacity: Double = 0.5
+  private(set) var isDisposed = false
+
+  func dispose() {
+    isDisposed = true
+  }
+}
+
+/// A view that adopts `Fadable` itself: `PendingDelete` takes it as it is, with no ambiguity.
+@MainActor
+final class MyFadingNSView: NSView, Fadable {
+  var opacity: Double {
+    get { Double(alphaValue) }
+    set { alphaValue = CGFloat(newValue) }
+  }
+
+  func dispose() {
+    removeFromSuperview()
+  }
+}
+
+@MainActor
+func delete(_ view: MyNSView, _ fading: MyFadingNSView, using pendingDelete: PendingDelete) {
+  view.dispose()
+  _ = view.opacity
+  // Any view fades through `FadableView`: `alphaValue` and `removeFromSuperview()`.
+  pendingDelete.fadeOutAndDispose(FadableView(view))
+  pendingDelete.fadeOutAndDispose(fading)
+  _ = pendingDelete.isPending(FadableView(view))
+}
