@@ -138,16 +138,14 @@ enum MainActorWorkloads {
   @inline(never)
   static func observeTypedThenRemove(_ center: NotificationCenter, iterations: Int, sink: Sink) {
     for _ in 0..<iterations {
-      let token = observeTyped(center, sink: sink)
-      center.removeObserver(token)
+      center.removeObserver(observeTyped(center, sink: sink))
     }
   }
 
   @inline(never)
   static func observeOnMainActorThenCancel(_ center: TypedNotificationCenter, iterations: Int, sink: Sink) {
     for _ in 0..<iterations {
-      let token = observeOnMainActor(center, sink: sink)
-      token.cancel()
+      observeOnMainActor(center, sink: sink).cancel()
     }
   }
 
@@ -179,8 +177,7 @@ extension Workloads {
   @inline(never)
   static func observeClassicThenRemove(_ center: NotificationCenter, iterations: Int, sink: Sink) {
     for _ in 0..<iterations {
-      let token = observeClassic(center, sink: sink)
-      center.removeObserver(token)
+      center.removeObserver(observeClassic(center, sink: sink))
     }
   }
 
@@ -191,8 +188,7 @@ extension Workloads {
   @inline(never)
   static func observeFloorThenCancel(_ registry: FloorRegistry, iterations: Int, sink: Sink) {
     for _ in 0..<iterations {
-      let token = observeFloor(registry, sink: sink)
-      token.cancel()
+      observeFloor(registry, sink: sink).cancel()
     }
   }
 
