@@ -14,7 +14,7 @@
 # 1. the stub becomes module UIKit (or AppKit);
 # 2. module PresentationModel is built with it visible (so its Platform/ files count);
 # 3. each example target is type-checked, faces included, against both;
-# 4. IntegrationTests/ViewSubclasses/<platform>ViewSubclass.swift, a module of an app's own, is
+# 4. IntegrationTests/ViewSubclasses/ViewSubclasses.swift, a module of an app's own, is
 #    type-checked against both: a view subclass that declares its own `opacity` and `dispose()`
 #    must still compile (the package adds no member to UIView or NSView).
 set -euo pipefail
@@ -136,7 +136,7 @@ for platform in UIKit AppKit; do
     [[ $platform == UIKit ]] && uikit_faces=$((uikit_faces + ${#faces[@]}))
   done
 
-  subclass="IntegrationTests/ViewSubclasses/${platform}ViewSubclass.swift"
+  subclass=IntegrationTests/ViewSubclasses/ViewSubclasses.swift
   echo "uikit-faces: [$platform] an app's module: $subclass"
   swiftc -typecheck -module-name ViewSubclasses -parse-as-library -swift-version 6 -warnings-as-errors \
     -I "$stub" -I "$modules" "$subclass"

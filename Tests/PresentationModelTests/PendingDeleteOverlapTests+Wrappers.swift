@@ -34,16 +34,8 @@ private final class StandInFadableView: FadableProxy {
 }
 
 /// A view wrapped anew for each call is one widget to a `PendingDelete`: the wrapper's subject, not
-/// the wrapper, is what it knows.
-@MainActor
-@Suite struct PendingDeleteProxyTests {
-  let scheduler = ManualStepScheduler()
-  let outcomes = OutcomeLog()
-
-  func makePendingDelete() -> PendingDelete {
-    PendingDelete(duration: .milliseconds(100), steps: 4, scheduler: scheduler)
-  }
-
+/// the wrapper, is what it knows. Overlapping deletions of one view through different wrappers.
+extension PendingDeleteOverlapTests {
   @Test func aSecondWrapperOfAFadingViewJoinsItsFade() {
     let pendingDelete = makePendingDelete()
     let view = StandInView()
@@ -88,7 +80,7 @@ private final class StandInFadableView: FadableProxy {
     #expect(pendingDelete.pendingCount == 0)
   }
 
-  @Test func twoViewsAreTwoWidgets() {
+  @Test func twoWrappedViewsAreTwoWidgets() {
     let pendingDelete = makePendingDelete()
     let first = StandInView()
     let second = StandInView()
