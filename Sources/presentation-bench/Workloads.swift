@@ -138,7 +138,8 @@ enum MainActorWorkloads {
   @inline(never)
   static func observeTypedThenRemove(_ center: NotificationCenter, iterations: Int, sink: Sink) {
     for _ in 0..<iterations {
-      center.removeObserver(observeTyped(center, sink: sink))
+      let token = observeTyped(center, sink: sink)
+      center.removeObserver(token)
     }
   }
 
@@ -177,7 +178,8 @@ extension Workloads {
   @inline(never)
   static func observeClassicThenRemove(_ center: NotificationCenter, iterations: Int, sink: Sink) {
     for _ in 0..<iterations {
-      center.removeObserver(observeClassic(center, sink: sink))
+      let token = observeClassic(center, sink: sink)
+      center.removeObserver(token)
     }
   }
 
