@@ -8,8 +8,8 @@
 # About 40 s of CPU on this machine (22 valgrind children, two at a time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 
-bash .ci/ensure-valgrind.sh
-printf '\n=== presentation-bench --instructions --quick --enforce (release)\n'
-swift build -c release --product presentation-bench 2>&1
-"$(swift build -c release --show-bin-path)/presentation-bench" --instructions --quick --enforce
+step "presentation-bench --instructions --quick --enforce (release)"
+bench="$(build_release_bench)"
+"$bench" --instructions --quick --enforce

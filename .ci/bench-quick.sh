@@ -5,13 +5,14 @@
 # allocates: allocation counts come from valgrind and are exact, not noisy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 
-# The allocation count needs valgrind; without it --quick would skip that figure.
-bash .ci/ensure-valgrind.sh
-printf '\n=== presentation-bench --quick (release)\n'
-swift build -c release --product presentation-bench 2>&1
+step "presentation-bench --quick (release)"
+# The allocation count needs valgrind (build_release_bench installs it); without it --quick would
+# skip that figure.
+bench="$(build_release_bench)"
 log=$(mktemp)
-"$(swift build -c release --show-bin-path)/presentation-bench" --quick | tee "$log"
+"$bench" --quick | tee "$log"
 if ! grep -qE '^heap allocations per post' "$log"; then
   echo "bench-quick: the allocation count is missing" >&2
   exit 1

@@ -1,57 +1,149 @@
 #!/usr/bin/env bash
 # Type-checks the UIKit faces (#if canImport(UIKit) files) on Linux against .ci/uikit-stub, a
 # test-only module `UIKit` that declares the Apple signatures they use, and the AppKit code
-# (#if canImport(AppKit) files) against .ci/appkit-stub, a module `AppKit` likewise. With the stubs
-# on the import path, `canImport(UIKit)` and `canImport(AppKit)` are true, so the faces compile
+# (#if canImport(AppKit) files) against .ci/appkit-stub, a module `AppKit` likewise. With a stub
+# on the import path, `canImport(UIKit)` (or `canImport(AppKit)`) is true, so the faces compile
 # together with the platform-neutral code they drive: a face that stops type-checking fails this step.
 #
-# 1. the stubs become modules UIKit and AppKit;
-# 2. module PresentationModel is built with both visible (so its Platform/ UIView and NSView files count);
-# 3. each example target is type-checked, faces included, against all three.
+# What is compiled, and how, comes from the package, not from a list here: the files are the
+# sources of PresentationModel and of each target under Sources/Examples (`swift package describe`),
+# and each target's language mode and upcoming features are those of Package.swift (`swift package
+# dump-package`); this check adds only -warnings-as-errors, as CI's build does.
+#
+# For each platform (UIKit, then AppKit; no Apple platform has both, Mac Catalyst aside):
+# 1. the stub becomes module UIKit (or AppKit);
+# 2. module PresentationModel is built with it visible (so its Platform/ files count);
+# 3. each example target is type-checked, faces included, against both;
+# 4. IntegrationTests/ViewSubclasses/ViewSubclasses.swift, a module of an app's own, is
+#    type-checked against both: a view subclass that declares its own `opacity` and `dispose()`
+#    must still compile (the package adds no member to UIView or NSView).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
+. .ci/lib.sh
 out="${UIKIT_FACES_DIR:-$repo/.build/uikit-faces}"
 rm -rf "$out"
-mkdir -p "$out/stub" "$out/appkit-stub" "$out/modules"
+mkdir -p "$out"
 
-strict=(
-  -swift-version 6 -warnings-as-errors -parse-as-library
-  -enable-upcoming-feature ExistentialAny
-  -enable-upcoming-feature InternalImportsByDefault
-  -enable-upcoming-feature MemberImportVisibility
-)
+swift package dump-package >"$out/dump.json"
+swift package describe --type json >"$out/describe.json"
 
-echo "uikit-faces: stub module UIKit"
-swiftc -emit-module -module-name UIKit -parse-as-library -swift-version 6 \
-  -emit-module-path "$out/stub/UIKit.swiftmodule" .ci/uikit-stub/UIKit.swift
-echo "uikit-faces: stub module AppKit"
-swiftc -emit-module -module-name AppKit -parse-as-library -swift-version 6 \
-  -emit-module-path "$out/appkit-stub/AppKit.swiftmodule" .ci/appkit-stub/AppKit.swift
+# package QUERY [TARGET]: what the package says, one item a line.
+#   targets-under DIR   the targets whose path is below DIR
+#   sources TARGET      its Swift files, as paths from the package root, sorted
+#   flags TARGET        the swiftc flags of its Swift settings: -swift-version, -enable-upcoming-feature,
+#                       -enable-experimental-feature, -D; a setting this cannot map fails the check
+#   dependencies TARGET the package targets it depends on
+package() {
+  python3 - "$out/dump.json" "$out/describe.json" "$@" <<'PY'
+import json, sys
 
-mapfile -t core < <(find Sources/PresentationModel -name '*.swift' | LC_ALL=C sort)
-platform=(Sources/PresentationModel/Platform/UIView+Fadable.swift Sources/PresentationModel/Platform/NSView+Fadable.swift)
-for file in "${platform[@]}"; do
-  [[ -f "$file" ]] || { echo "uikit-faces: $file is missing; update this script" >&2; exit 1; }
+dump = json.load(open(sys.argv[1]))
+describe = json.load(open(sys.argv[2]))
+query, argument = sys.argv[3], sys.argv[4]
+described = {t["name"]: t for t in describe["targets"]}
+declared = {t["name"]: t for t in dump["targets"]}
+
+
+def fail(message):
+    sys.exit(f"uikit-faces: {message}; update .ci/check-uikit-faces.sh")
+
+
+if query == "targets-under":
+    for name in sorted(described):
+        if (described[name]["path"] + "/").startswith(argument.rstrip("/") + "/"):
+            print(name)
+elif query == "sources":
+    target = described[argument]
+    for source in sorted(target["sources"]):
+        if source.endswith(".swift"):
+            print(f'{target["path"]}/{source}')
+elif query == "dependencies":
+    for name in described[argument].get("target_dependencies", []):
+        print(name)
+elif query == "flags":
+    modes = dump.get("swiftLanguageVersions") or []
+    mode = modes[0] if modes else None
+    flags = []
+    for setting in declared[argument].get("settings") or []:
+        if setting.get("tool") != "swift":
+            continue
+        if setting.get("condition"):
+            fail(f"{argument} has a conditional Swift setting {json.dumps(setting)}")
+        (kind, value), = setting["kind"].items()
+        value = value.get("_0") if isinstance(value, dict) else value
+        if kind == "swiftLanguageMode":
+            mode = value
+        elif kind == "enableUpcomingFeature":
+            flags += ["-enable-upcoming-feature", value]
+        elif kind == "enableExperimentalFeature":
+            flags += ["-enable-experimental-feature", value]
+        elif kind == "define":
+            flags += ["-D", value]
+        else:
+            fail(f"{argument} has a Swift setting {kind} that this check does not map to a flag")
+    if mode is None:
+        fail("the package names no Swift language mode")
+    print("-swift-version")
+    print(mode)
+    print("\n".join(flags))
+else:
+    fail(f"unknown query {query}")
+PY
+}
+
+package_name="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"].lower())' "$out/dump.json")"
+mapfile -t core < <(package sources PresentationModel)
+mapfile -t core_flags < <(package flags PresentationModel | sed '/^$/d')
+mapfile -t examples < <(package targets-under Sources/Examples)
+((${#examples[@]} > 0)) || { echo "uikit-faces: no target under Sources/Examples" >&2; exit 1; }
+for example in "${examples[@]}"; do
+  while read -r dependency; do
+    [[ $dependency == PresentationModel ]] && continue
+    echo "uikit-faces: $example depends on $dependency; this check builds PresentationModel only" >&2
+    exit 1
+  done < <(package dependencies "$example")
 done
-echo "uikit-faces: PresentationModel (${#core[@]} files, with ${platform[*]})"
-swiftc -emit-module -module-name PresentationModel -package-name presentationmodel "${strict[@]}" \
-  -I "$out/stub" -I "$out/appkit-stub" -emit-module-path "$out/modules/PresentationModel.swiftmodule" "${core[@]}"
+echo "uikit-faces: PresentationModel flags from Package.swift: ${core_flags[*]}"
 
-faces=0
-for dir in Sources/Examples/*/; do
-  name="$(basename "$dir")Example"
-  mapfile -t sources < <(find "$dir" -name '*.swift' | LC_ALL=C sort)
-  ((${#sources[@]} > 0)) || continue
-  mapfile -t uikit < <(grep -l 'canImport(UIKit)' "${sources[@]}" || true)
-  echo "uikit-faces: $name (${#sources[@]} files, UIKit faces: ${uikit[*]:-none})"
-  swiftc -typecheck -module-name "$name" -package-name presentationmodel "${strict[@]}" \
-    -I "$out/stub" -I "$out/appkit-stub" -I "$out/modules" "${sources[@]}"
-  faces=$((faces + ${#uikit[@]}))
+uikit_faces=0
+for platform in UIKit AppKit; do
+  stub_source=".ci/$(tr '[:upper:]' '[:lower:]' <<<"$platform")-stub/$platform.swift"
+  stub="$out/$platform/stub"
+  modules="$out/$platform/modules"
+  mkdir -p "$stub" "$modules"
+  echo "uikit-faces: stub module $platform ($stub_source)"
+  swiftc -emit-module -module-name "$platform" -parse-as-library -swift-version 6 \
+    -emit-module-path "$stub/$platform.swiftmodule" "$stub_source"
+
+  mapfile -t platform_files < <(grep -l "canImport($platform)" "${core[@]}" || true)
+  if ((${#platform_files[@]} == 0)); then
+    echo "uikit-faces: no PresentationModel file is wrapped in #if canImport($platform); nothing to check" >&2
+    exit 1
+  fi
+  echo "uikit-faces: [$platform] PresentationModel (${#core[@]} files, with ${platform_files[*]})"
+  swiftc -emit-module -module-name PresentationModel -package-name "$package_name" -parse-as-library \
+    -warnings-as-errors "${core_flags[@]}" -I "$stub" \
+    -emit-module-path "$modules/PresentationModel.swiftmodule" "${core[@]}"
+
+  for example in "${examples[@]}"; do
+    mapfile -t sources < <(package sources "$example")
+    mapfile -t flags < <(package flags "$example" | sed '/^$/d')
+    mapfile -t faces < <(grep -l "canImport($platform)" "${sources[@]}" || true)
+    echo "uikit-faces: [$platform] $example (${#sources[@]} files, $platform faces: ${faces[*]:-none})"
+    swiftc -typecheck -module-name "$example" -package-name "$package_name" -parse-as-library \
+      -warnings-as-errors "${flags[@]}" -I "$stub" -I "$modules" "${sources[@]}"
+    [[ $platform == UIKit ]] && uikit_faces=$((uikit_faces + ${#faces[@]}))
+  done
+
+  subclass=IntegrationTests/ViewSubclasses/ViewSubclasses.swift
+  echo "uikit-faces: [$platform] an app's module: $subclass"
+  swiftc -typecheck -module-name ViewSubclasses -parse-as-library -swift-version 6 -warnings-as-errors \
+    -I "$stub" -I "$modules" "$subclass"
 done
 
-if ((faces == 0)); then
+if ((uikit_faces == 0)); then
   echo "uikit-faces: no file under Sources/Examples is wrapped in #if canImport(UIKit); nothing was checked" >&2
   exit 1
 fi
-echo "uikit-faces: $faces face file(s) type-check against the stub"
+echo "uikit-faces: $uikit_faces UIKit face file(s) type-check against the stub; PresentationModel against both stubs"

@@ -3,25 +3,20 @@
 # as an app's debug build would, and checks that neither it nor the diagnostics product imports or
 # links a test framework (XCTest, Swift Testing): the product must be shippable in an app.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-work="${TMPDIR:-/tmp}/presentationmodel-diagnostics-consumer-$(printf %s "$root" | cksum | cut -d" " -f1)"
-mkdir -p "$work"
-ln -sfn "$root" "$work/PresentationModel"
-rm -rf "$work/DiagnosticsConsumer/Sources"
-mkdir -p "$work/DiagnosticsConsumer"
-cp -R "$root/IntegrationTests/DiagnosticsConsumer/Package.swift" "$root/IntegrationTests/DiagnosticsConsumer/Sources" \
-  "$work/DiagnosticsConsumer/"
+consumer="$(lay_out_consumer "$(checkout_tmp presentationmodel-diagnostics-consumer)" DiagnosticsConsumer)"
 
 status=0
 imports="$(grep -rnE '^[[:space:]]*(@testable[[:space:]]+|public[[:space:]]+|internal[[:space:]]+|@_exported[[:space:]]+)*import[[:space:]]+(XCTest|Testing)\b' \
-  "$root/Sources/PresentationModelDiagnostics" "$root/Sources/PresentationModel" "$work/DiagnosticsConsumer/Sources" || true)"
+  "$root/Sources/PresentationModelDiagnostics" "$root/Sources/PresentationModel" "$consumer/Sources" || true)"
 if [[ -n $imports ]]; then
   echo "FAIL: a test framework is imported where an app's code must not need one:" >&2
   echo "$imports" >&2
   status=1
 fi
 
-cd "$work/DiagnosticsConsumer"
+cd "$consumer"
 swift build
 output="$(swift run --skip-build diagnostics-consumer)"
 echo "$output"

@@ -5,11 +5,12 @@
 # leaked type at the line where it was tracked, names the `observe` line of each of the five
 # observer leaks (ObserverLeakTests.swift), and shows each of their five correct twins passing.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 consumer="$root/IntegrationTests/HarnessConsumer"
 tests="$consumer/Tests/HarnessConsumerTests"
 # One scratch directory per checkout, so two clones can run the check at once.
-scratch="${HARNESS_CONSUMER_SCRATCH:-${TMPDIR:-/tmp}/harness-consumer-$(printf %s "$root" | cksum | cut -d" " -f1)}"
+scratch="${HARNESS_CONSUMER_SCRATCH:-$(checkout_tmp harness-consumer)}"
 
 line_of() {  # line_of FILE MARKER -> the line number holding MARKER
   grep -n "$2" "$1" | head -n 1 | cut -d: -f1

@@ -8,8 +8,7 @@
 # debug build in .build is left alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-step() { printf '\n=== %s\n' "$*"; }
+. .ci/lib.sh
 
 # run_sanitized LOG PATTERN COMMAND...: runs COMMAND, keeping its output in LOG; fails when the
 # command fails or when its output contains PATTERN (a sanitizer report).

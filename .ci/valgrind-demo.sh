@@ -8,8 +8,7 @@
 # Installs valgrind with apt-get when it is missing (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-step() { printf '\n=== %s\n' "$*"; }
+. .ci/lib.sh
 
 bash .ci/ensure-valgrind.sh
 

@@ -36,16 +36,6 @@ enum InstructionBudget {
     /// `nil` when not measured.
     let met: Bool?
 
-    init(rule: Rule, title: String, measured: Double?, limit: Double, unit: String, note: String?, enforced: Bool) {
-      self.rule = rule
-      self.title = title
-      self.measured = measured
-      self.limit = limit
-      self.unit = unit
-      self.note = note
-      self.enforced = enforced
-      met = measured.map { $0 <= limit }
-    }
     /// Measured ÷ limit: how far the figure is from its limit (≤ 1 is met); `nil` for a zero limit.
     var ratioToLimit: Double? { limit > 0 ? measured.map { $0 / limit } : nil }
   }
@@ -73,7 +63,7 @@ enum InstructionBudget {
     {
       Row(
         rule: rule, title: title, measured: measured, limit: limit, unit: unit, note: note,
-        enforced: enforced.contains(rule))
+        enforced: enforced.contains(rule), met: measured.map { $0 <= limit })
     }
     return Rule.allCases.map { rule in
       switch rule {

@@ -93,23 +93,10 @@ enum MemoryFootprint {
     let sink = Sink.make()
     switch contender {
     case .floor:
-      var handlers = FloorHandlers()
-      handlers.reserveCapacity(count)
-      let bytes = bytesPerItem(count) {
-        for _ in 0..<count { handlers.append(Workloads.makeFloor(observers: 1, sink: sink)[0]) }
-      }
-      withExtendedLifetime(handlers) {}
-      return bytes
+      return bytesPerToken(count) { Workloads.makeFloor(observers: 1, sink: sink)[0] }
     case .ours:
       let center = TypedNotificationCenter()
-      let first = Workloads.observeWithTokens(center, observers: 1, sink: sink)
-      var tokens: [ObserverToken] = []
-      tokens.reserveCapacity(count)
-      let bytes = bytesPerItem(count) {
-        for _ in 0..<count { tokens.append(Workloads.observeWithToken(center, sink: sink)) }
-      }
-      withExtendedLifetime((first, tokens)) {}
-      return bytes
+      return bytesPerToken(count) { Workloads.observeWithToken(center, sink: sink) }
     case .oursOwnerBound:
       let center = TypedNotificationCenter()
       let first = Workloads.observeWithTokens(center, observers: 1, sink: sink)
@@ -119,34 +106,28 @@ enum MemoryFootprint {
       return bytes
     case .oursMainActor:
       let center = TypedNotificationCenter()
-      let first = MainActorWorkloads.observeOnMainActor(center, observers: 1, sink: sink)
-      var tokens: [ObserverToken] = []
-      tokens.reserveCapacity(count)
-      let bytes = bytesPerItem(count) {
-        for _ in 0..<count { tokens.append(MainActorWorkloads.observeOnMainActor(center, sink: sink)) }
-      }
-      withExtendedLifetime((first, tokens)) {}
-      return bytes
+      return bytesPerToken(count) { MainActorWorkloads.observeOnMainActor(center, sink: sink) }
     case .foundationTyped:
       let center = NotificationCenter()
-      var tokens: [NotificationCenter.ObservationToken] = []
-      tokens.reserveCapacity(count)
-      tokens.append(contentsOf: MainActorWorkloads.observeTyped(center, observers: 1, sink: sink))
-      let bytes = bytesPerItem(count) {
-        for _ in 0..<count { tokens.append(MainActorWorkloads.observeTyped(center, sink: sink)) }
-      }
-      withExtendedLifetime(tokens) {}
-      return bytes
+      return bytesPerToken(count) { MainActorWorkloads.observeTyped(center, sink: sink) }
     case .foundationClassic:
       let center = NotificationCenter()
-      var tokens: [any NSObjectProtocol] = []
-      tokens.reserveCapacity(count + 1)
-      tokens.append(contentsOf: Workloads.observeClassic(center, observers: 1, sink: sink))
-      let bytes = bytesPerItem(count) {
-        for _ in 0..<count { tokens.append(Workloads.observeClassic(center, sink: sink)) }
-      }
-      withExtendedLifetime(tokens) {}
-      return bytes
+      return bytesPerToken(count) { Workloads.observeClassic(center, sink: sink) }
     }
+  }
+
+  /// Heap bytes per registration of `count` observers that `register` makes, after one it made
+  /// before (so what the first registration sets up, such as a channel or a table, is not counted,
+  /// as in an app). The tokens go to an array reserved beforehand for all of them, so that the
+  /// array's growth is not counted either.
+  private static func bytesPerToken<Token>(_ count: Int, register: () -> Token) -> Double {
+    var tokens: [Token] = []
+    tokens.reserveCapacity(1 + count)
+    tokens.append(register())
+    let bytes = bytesPerItem(count) {
+      for _ in 0..<count { tokens.append(register()) }
+    }
+    withExtendedLifetime(tokens) {}
+    return bytes
   }
 }

@@ -49,17 +49,11 @@ final class PostWorkload {
       keepAlive = handlers
       post = { Workloads.postFloor(handlers, iterations: $0) }
     case .ours:
-      let center = TypedNotificationCenter()
-      keepAlive = Workloads.observeWithTokens(center, observers: observers, sink: sink)
-      post = { Workloads.postOurs(center, iterations: $0) }
+      (keepAlive, post) = Self.ours { Workloads.observeWithTokens($0, observers: observers, sink: sink) }
     case .oursOwnerBound:
-      let center = TypedNotificationCenter()
-      keepAlive = Workloads.observeWithOwners(center, observers: observers, sink: sink)
-      post = { Workloads.postOurs(center, iterations: $0) }
+      (keepAlive, post) = Self.ours { Workloads.observeWithOwners($0, observers: observers, sink: sink) }
     case .oursMainActor:
-      let center = TypedNotificationCenter()
-      keepAlive = MainActorWorkloads.observeOnMainActor(center, observers: observers, sink: sink)
-      post = { Workloads.postOurs(center, iterations: $0) }
+      (keepAlive, post) = Self.ours { MainActorWorkloads.observeOnMainActor($0, observers: observers, sink: sink) }
     case .foundationTyped:
       let center = NotificationCenter()
       keepAlive = (center, MainActorWorkloads.observeTyped(center, observers: observers, sink: sink))
@@ -70,6 +64,15 @@ final class PostWorkload {
       keepAlive = (center, tokens)
       post = { Workloads.postClassic(center, iterations: $0) }
     }
+  }
+
+  /// A new `TypedNotificationCenter` with the observers `observe` registers on it, and the loop that
+  /// posts to it: the set-up of every `ours` contender, which differ only in how they observe.
+  private static func ours(
+    observe: (TypedNotificationCenter) -> Any
+  ) -> (keepAlive: Any, post: (Int) -> Void) {
+    let center = TypedNotificationCenter()
+    return ((center, observe(center)), { Workloads.postOurs(center, iterations: $0) })
   }
 
   /// Posts `iterations` times (values 0, 1, 2, ...) and checks that every observer got every value.

@@ -24,22 +24,21 @@ final class RegistrationWorkload {
       cycle = { Workloads.observeFloorThenCancel(registry, iterations: $0, sink: sink) }
       postOne = { registry.post(Tick(value: 1)) }
     case .ours:
-      let center = TypedNotificationCenter()
-      keepAlive = (center, Workloads.observeWithToken(center, sink: sink))
-      cycle = { Workloads.observeThenCancel(center, iterations: $0, sink: sink) }
-      postOne = { center.post(Tick(value: 1)) }
+      (keepAlive, cycle, postOne) = Self.ours(
+        standing: { Workloads.observeWithToken($0, sink: sink) },
+        cycle: { Workloads.observeThenCancel($0, iterations: $1, sink: sink) })
     case .oursOwnerBound:
-      let center = TypedNotificationCenter()
       let owner = TickOwner(sink: sink)
-      Workloads.observe(center, owner: owner)
-      keepAlive = (center, owner)
-      cycle = { Workloads.observeThenCancel(center, owner: owner, iterations: $0) }
-      postOne = { center.post(Tick(value: 1)) }
+      (keepAlive, cycle, postOne) = Self.ours(
+        standing: { center in
+          Workloads.observe(center, owner: owner)
+          return owner
+        },
+        cycle: { Workloads.observeThenCancel($0, owner: owner, iterations: $1) })
     case .oursMainActor:
-      let center = TypedNotificationCenter()
-      keepAlive = (center, MainActorWorkloads.observeOnMainActor(center, sink: sink))
-      cycle = { MainActorWorkloads.observeOnMainActorThenCancel(center, iterations: $0, sink: sink) }
-      postOne = { center.post(Tick(value: 1)) }
+      (keepAlive, cycle, postOne) = Self.ours(
+        standing: { MainActorWorkloads.observeOnMainActor($0, sink: sink) },
+        cycle: { MainActorWorkloads.observeOnMainActorThenCancel($0, iterations: $1, sink: sink) })
     case .foundationTyped:
       let center = NotificationCenter()
       keepAlive = (center, MainActorWorkloads.observeTyped(center, sink: sink))
@@ -51,6 +50,16 @@ final class RegistrationWorkload {
       cycle = { Workloads.observeClassicThenRemove(center, iterations: $0, sink: sink) }
       postOne = { center.post(name: classicTickName, object: nil, userInfo: ["value": 1]) }
     }
+  }
+
+  /// A new `TypedNotificationCenter` with the standing observer `standing` registers on it, the
+  /// observe-then-cancel loop `cycle` on it, and the post that checks it: the set-up of every `ours`
+  /// contender, which differ only in how they observe.
+  private static func ours(
+    standing: (TypedNotificationCenter) -> Any, cycle: @escaping (TypedNotificationCenter, Int) -> Void
+  ) -> (keepAlive: Any, cycle: (Int) -> Void, postOne: () -> Void) {
+    let center = TypedNotificationCenter()
+    return ((center, standing(center)), { cycle(center, $0) }, { center.post(Tick(value: 1)) })
   }
 
   /// Registers and ends `iterations` observers, then checks that one post reaches the standing

@@ -146,8 +146,7 @@ enum MainActorWorkloads {
   @inline(never)
   static func observeOnMainActorThenCancel(_ center: TypedNotificationCenter, iterations: Int, sink: Sink) {
     for _ in 0..<iterations {
-      let token = observeOnMainActor(center, sink: sink)
-      token.cancel()
+      observeOnMainActor(center, sink: sink).cancel()
     }
   }
 
@@ -191,8 +190,7 @@ extension Workloads {
   @inline(never)
   static func observeFloorThenCancel(_ registry: FloorRegistry, iterations: Int, sink: Sink) {
     for _ in 0..<iterations {
-      let token = observeFloor(registry, sink: sink)
-      token.cancel()
+      observeFloor(registry, sink: sink).cancel()
     }
   }
 

@@ -1,7 +1,8 @@
 /// Something on screen that ``PendingDelete`` can fade out and then dispose of.
 ///
-/// `UIView` and `NSView` conform already (`alpha` / `alphaValue` and `removeFromSuperview()`).
-/// Conform your own widget types, or a test double, like this:
+/// On Apple platforms, wrap a `UIView` or `NSView` in a `FadableView` (its `alpha` / `alphaValue`
+/// and `removeFromSuperview()`); the views themselves do not conform, so their subclasses keep
+/// their own `opacity` and `dispose()`. Conform your own widget types, or a test double, like this:
 ///
 /// ```swift
 /// import PresentationModel

@@ -114,7 +114,7 @@ public final class PendingDelete {
 
   /// Whether `widget` is fading now.
   public func isPending(_ widget: any Fadable) -> Bool {
-    inFlight[ObjectIdentifier(widget)] != nil
+    inFlight[fadeKey(of: widget)] != nil
   }
 
   /// Fades `widget` from its current opacity to `0` in ``steps`` equal steps over ``duration``,
@@ -138,7 +138,7 @@ public final class PendingDelete {
   ///   - completion: Called once, on the main actor, after the widget was disposed or the fade was
   ///     cancelled.
   public func fadeOutAndDispose(_ widget: any Fadable, completion: Completion? = nil) {
-    if let fade = inFlight[ObjectIdentifier(widget)], fade.join(completion) { return }
+    if let fade = inFlight[fadeKey(of: widget)], fade.join(completion) { return }
     if disposedWidgets.contains(widget) {
       completion?(.disposed)
       return
@@ -147,7 +147,7 @@ public final class PendingDelete {
     let fade = FadeOut(
       widget: widget, steps: steps, duration: duration, scheduler: scheduler, owner: self,
       startIndex: startedCount, completion: completion)
-    inFlight[ObjectIdentifier(widget)] = fade
+    inFlight[fadeKey(of: widget)] = fade
     fade.start()
   }
 
@@ -179,7 +179,7 @@ public final class PendingDelete {
   /// - Returns: `false`, doing nothing, if `widget` is not fading here.
   @discardableResult
   public func cancel(_ widget: any Fadable) -> Bool {
-    let key = ObjectIdentifier(widget)
+    let key = fadeKey(of: widget)
     // A fade whose last step is running cannot be cancelled and stays in flight until it ends.
     guard let cancellation = inFlight[key]?.cancel() else { return false }
     inFlight[key] = nil
@@ -193,7 +193,7 @@ public final class PendingDelete {
   public func cancelAll() {
     let fades = inFlight.values.sorted { $0.startIndex < $1.startIndex }
     let cancellations = fades.compactMap { $0.cancel() }
-    for cancellation in cancellations { inFlight[ObjectIdentifier(cancellation.widget)] = nil }
+    for cancellation in cancellations { inFlight[fadeKey(of: cancellation.widget)] = nil }
     perform(cancellations)
   }
 
@@ -209,7 +209,7 @@ public final class PendingDelete {
 
   /// Bookkeeping when `fade` has disposed its widget, before the completions run.
   func fadeOutDidDispose(_ fade: FadeOut, widget: any Fadable) {
-    let key = ObjectIdentifier(widget)
+    let key = fadeKey(of: widget)
     if inFlight[key] === fade { inFlight[key] = nil }
     disposedWidgets.insert(widget)
   }

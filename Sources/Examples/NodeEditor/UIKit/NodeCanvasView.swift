@@ -15,7 +15,7 @@
         let widget = NodeWidgetView(
           node: node, editor: editor, frame: CGRect(x: 20 + 140 * column, y: 20 + 90 * row, width: 120, height: 60))
         self?.addSubview(widget)
-        return widget
+        return FadableView(widget)
       }
     }
 

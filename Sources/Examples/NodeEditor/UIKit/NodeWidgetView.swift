@@ -2,8 +2,9 @@
   import PresentationModel
   public import UIKit
 
-  /// A node on the iOS canvas. `UIView` is `Fadable` (alpha, `removeFromSuperview()`), so
-  /// ``PendingDelete`` fades and disposes it like any widget; its observers end with it.
+  /// A node on the iOS canvas. ``NodeCanvasView`` hands it to the canvas as `FadableView(view)`
+  /// (alpha, `removeFromSuperview()`), so ``PendingDelete`` fades and disposes it like any widget;
+  /// its observers end with it.
   @available(iOS 16.0, *)
   public final class NodeWidgetView: UIView {
     public let nodeID: Node.ID
