@@ -80,4 +80,3 @@ extension Entry.Handler {
     unsafeBitCast(handler, to: (@Sendable (Owner, N) -> Void).self)
   }
 }
-
