@@ -41,9 +41,16 @@ func postTrimmed(_ freedBytes: Int, to center: NotificationCenter, object: AnyOb
 }
 
 /// Waits (cooperatively, bounded by the suite's time limit) until `condition` holds.
+///
+/// A time limit cancels the test's task; the loop stops then, and the test fails here instead of
+/// spinning forever (`Task.yield()` does not end on cancellation).
 @MainActor
-func eventually(_ condition: () -> Bool) async {
+func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
   while !condition() {
+    guard !Task.isCancelled else {
+      Issue.record("the awaited condition never held before the time limit", sourceLocation: sourceLocation)
+      return
+    }
     await Task.yield()
     await drainMainQueue()
   }

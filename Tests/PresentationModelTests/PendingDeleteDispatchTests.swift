@@ -59,11 +59,14 @@ import Testing
   }
 
   @Test(.timeLimit(.minutes(1)))
-  func cancellingAFadeOnARealQueueRestoresAndCompletes() async {
+  func cancellingAFadeOnARealQueueRestoresAndCompletes() async throws {
     let pendingDelete = PendingDelete(duration: .seconds(30), steps: 3, scheduler: DispatchQueue.main)
     let widget = RecordingWidget(opacity: 0.5)
     let fade = Task { await pendingDelete.fadeOutAndDispose(widget) }
-    while !pendingDelete.isPending(widget) { await Task.yield() }
+    while !pendingDelete.isPending(widget) {
+      try #require(!Task.isCancelled, "the fade never started before the time limit")
+      await Task.yield()
+    }
     pendingDelete.cancel(widget)
     #expect(await fade.value == .cancelled)
     #expect(widget.opacity == 0.5)

@@ -167,7 +167,10 @@ private final class NodeWidget: Fadable {
     let disposal = Task { await pendingDelete.fadeOutAndDispose(disposed) }
     let cancellation = Task { await pendingDelete.fadeOutAndDispose(cancelled) }
     // The tasks run on the main actor once this test suspends.
-    while pendingDelete.pendingCount < 2 { await Task.yield() }
+    while pendingDelete.pendingCount < 2 {
+      try #require(!Task.isCancelled, "the two fades never started before the time limit")
+      await Task.yield()
+    }
 
     scheduler.advance(by: .milliseconds(50))
     #expect(pendingDelete.cancel(cancelled))
