@@ -28,7 +28,7 @@ struct InstructionRun {
   /// the budget reads.
   static func figures(quick: Bool) -> [Figure] {
     if quick {
-      return [Contender.floor, .ours, .oursOwnerBound].flatMap { contender in
+      return [Contender.floor, .ours, .oursOwnerBound, .oursMainActor].flatMap { contender in
         observerCounts.map { Figure.post(contender, observers: $0) }
       } + [.observeThenCancel(.ours), .observeThenCancel(.foundationClassic)]
     }
