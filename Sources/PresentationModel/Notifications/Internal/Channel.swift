@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// The observers of one notification type, in registration order. Only touched under the center's
 /// lock.
 ///
@@ -68,10 +66,7 @@ final class Channel<N: TypedNotification>: AnyChannel {
   func tombstone(_ registration: Registration<N>, into reclaimed: inout Reclaimed) -> Bool {
     let slot = registration.slot
     guard slot >= 0, slot < storage.count, storage.entries[slot].registration === registration else { return true }
-    if !storage.isUnread {
-      guard storage.deferEnds() else { return false }
-      storage.hasDeferredEnds.store(false, ordering: .relaxed)  // the readers left: applied here
-    }
+    guard storage.isUnread || storage.deferEnds() else { return false }
     let entries = storage.entries
     guard entries[slot].hasHandler else { return true }
     entries[slot].moveHandler(into: &reclaimed)
@@ -92,7 +87,7 @@ final class Channel<N: TypedNotification>: AnyChannel {
 
   override func reclaimIfUnread(into reclaimed: inout Reclaimed) -> Bool {
     guard storage.isUnread else { return false }
-    storage.hasDeferredEnds.store(false, ordering: .relaxed)  // applied now, under the lock
+    storage.clearDeferredEnds()
     rebuild(minimumCapacity: storage.count - endedCount, into: &reclaimed)
     return true
   }

@@ -66,9 +66,17 @@ final class EntryStorage<N: TypedNotification> {
 
   /// Records an ending the channel could not apply because posts were reading; under the lock.
   ///
-  /// - Returns: `true` if the readers left meanwhile, so the caller may apply it after all.
+  /// - Returns: `true` if the readers left meanwhile: the caller applies the ending itself, and the
+  ///   record is cleared again (a reader that saw it only takes the lock for nothing).
   func deferEnds() -> Bool {
     hasDeferredEnds.store(true, ordering: .sequentiallyConsistent)
-    return readers.load(ordering: .sequentiallyConsistent) == 0
+    guard readers.load(ordering: .sequentiallyConsistent) == 0 else { return false }
+    clearDeferredEnds()
+    return true
+  }
+
+  /// Forgets deferred endings once the channel applied them; under the lock.
+  func clearDeferredEnds() {
+    hasDeferredEnds.store(false, ordering: .relaxed)  // ordered by the lock
   }
 }
