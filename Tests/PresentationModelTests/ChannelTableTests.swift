@@ -13,7 +13,7 @@ import Testing
   func agreesWithADictionary(seed: UInt64) {
     let keys = (0..<200).map { _ in Key() }
     var table = ChannelTable()
-    var model: [ObjectIdentifier: AnyChannel] = [:]
+    var model: [ObjectIdentifier: Channel] = [:]
     var generator = SeededGenerator(seed: seed)
     func next() -> Int {
       Int(truncatingIfNeeded: generator.next() >> 1)
@@ -23,7 +23,7 @@ import Testing
       if next() % 3 == 0 || model[identifier] != nil && next() % 2 == 0 {
         #expect(table.remove(identifier) === model.removeValue(forKey: identifier), "step \(step)")
       } else if model[identifier] == nil {
-        let channel = Channel<Probe>()
+        let channel = Channel()
         table.insert(channel, for: identifier)
         model[identifier] = channel
       }

@@ -132,7 +132,7 @@ public final class TypedNotificationCenter: Sendable {
   ) -> ObserverToken {
     register(
       owner: owner, sender: sender, flags: .mainActor, fileID: fileID, line: line,
-      handler: .owned(by: Owner.self, Entry<N>.Handler.onMainActor(handler)))
+      handler: .owned(by: Owner.self, EntryHandler<N>.onMainActor(handler)))
   }
 
   // MARK: Observing with a token
@@ -168,7 +168,7 @@ public final class TypedNotificationCenter: Sendable {
   ) -> ObserverToken {
     register(
       owner: nil, sender: sender, flags: .mainActor, fileID: fileID, line: line,
-      handler: .plain(Entry<N>.Handler.onMainActor(handler)))
+      handler: .plain(EntryHandler<N>.onMainActor(handler)))
   }
 
   // MARK: One-shot

@@ -5,39 +5,50 @@
 /// mutated; a change copies it first and the copy replaces it, so observers added during a delivery
 /// are not part of it.
 ///
-/// Ending a registration turns its entry into a tombstone in O(1) through the registration's
-/// `slot`, releasing the handler at once; while a post reads the storage the tombstone is deferred
-/// until the last reader leaves. Tombstones at the end of the storage are popped at once (so
-/// observing then cancelling, the churn of UI code, never compacts), and the others are swept out
-/// once they make up half the storage, so ending a registration never scans the others (amortised
-/// O(1)). A storage no post reads is compacted in place; only growth or a reader forces a copy.
+/// Ending a registration turns its entry into a tombstone (`nil`) in O(1) through the registration's
+/// `slot`, releasing the entry, and with it the handler, after unlocking; while a post reads the
+/// storage the tombstone is deferred until the last reader leaves. Tombstones at the end of the
+/// storage are popped at once (so observing then cancelling, the churn of UI code, never compacts),
+/// and the others are swept out once they make up half the storage, so ending a registration never
+/// scans the others (amortised O(1)). A storage no post reads is compacted in place; only growth or
+/// a reader forces a copy.
+///
+/// A channel is not generic (see ``Entry``): the post path, specialised for the notification type,
+/// is the only code that knows it.
 ///
 /// Under the lock a channel reads only a registration's own state (`hasEnded`), never its owner or
 /// sender: a weak load makes a strong reference, and if the owner's last outside reference went
 /// away meanwhile, releasing it would run the owner's `deinit` here, under the lock. Registrations
 /// whose owner died unnoticed are found outside the lock (see Pruning.swift).
 @usableFromInline
-final class Channel<N: TypedNotification>: AnyChannel {
+final class Channel {
+  /// Entries visited by this channel's rebuilds so far (for `TypedNotificationCenter.storageWork`).
+  // @exclusivity(unchecked), here and on the other counters: a channel is only ever touched under
+  // the center's lock, which already makes every access exclusive; the dynamic checks would cost
+  // every registration and ending runtime calls.
+  @exclusivity(unchecked) var entriesVisited = 0
   // @exclusivity(unchecked): only ever accessed under the center's lock, which already makes
   // accesses exclusive; the dynamic check would cost the post path a runtime call.
-  @usableFromInline @exclusivity(unchecked) private(set) var storage = EntryStorage<N>(capacity: 4)
+  @usableFromInline @exclusivity(unchecked) private(set) var storage = EntryStorage(capacity: 4)
   /// Tombstoned or ended entries still in `storage`.
   @exclusivity(unchecked) private var endedCount = 0
   /// At this many live entries, `append` asks for a sweep of entries whose owner or sender died
   /// unnoticed (nobody posted since); doubled after each, so sweeping is amortised O(1).
   @exclusivity(unchecked) private var sweepThreshold = 32
 
-  override var count: Int { storage.count }
+  var count: Int { storage.count }
 
-  override var registrations: [RegistrationCore] {
-    (0..<storage.count).map { storage.entries[$0].registration }
+  /// The registrations of every entry that is not a tombstone (ended ones included), in
+  /// registration order.
+  var registrations: [RegistrationCore] {
+    (0..<storage.count).compactMap { storage.entries[$0]?.registration }
   }
 
-  override func registrationsWithHandlers() -> [(registration: RegistrationCore, handler: Any)] {
+  /// The registrations that have not ended, with their handlers.
+  func registrationsWithHandlers() -> [(registration: RegistrationCore, handler: Any)] {
     (0..<storage.count).compactMap { index in
-      let entry = storage.entries[index]
-      guard !entry.registration.hasEnded, let handler = entry.anyHandler else { return nil }
-      return (entry.registration, handler)
+      guard let entry = storage.entries[index], !entry.registration.hasEnded else { return nil }
+      return (entry.registration, entry.anyHandler)
     }
   }
 
@@ -46,12 +57,12 @@ final class Channel<N: TypedNotification>: AnyChannel {
   /// - Returns: `true` when the channel has grown enough since its last sweep that the caller should
   ///   look for registrations whose owner or sender died unnoticed (``TypedNotificationCenter``
   ///   does that after unlocking: the look loads owners, which may run their `deinit`).
-  func append(_ registration: Registration<N>, handler: Entry<N>.Handler, into reclaimed: inout Reclaimed) -> Bool {
+  func append(_ entry: Entry, into reclaimed: inout Reclaimed) -> Bool {
     if !storage.isUnread || storage.count == storage.capacity {
       rebuild(minimumCapacity: storage.count - endedCount + 1, into: &reclaimed)
     }
-    registration.slot = storage.count
-    (storage.entries + storage.count).initialize(to: Entry(registration: registration, handler: handler))
+    entry.registration.slot = storage.count
+    (storage.entries + storage.count).initialize(to: entry)
     storage.count += 1
     let live = storage.count - endedCount
     guard live >= sweepThreshold else { return false }
@@ -59,24 +70,22 @@ final class Channel<N: TypedNotification>: AnyChannel {
     return true
   }
 
-  /// Releases the handler of `registration`, which has just ended.
+  /// Releases the entry of `registration`, which has just ended, after unlocking.
   ///
   /// - Returns: `false` if a post is reading the storage, so the tombstone was deferred to the last
   ///   reader.
-  func tombstone(_ registration: Registration<N>, into reclaimed: inout Reclaimed) -> Bool {
+  func tombstone(_ registration: RegistrationCore, into reclaimed: inout Reclaimed) -> Bool {
     let slot = registration.slot
-    guard slot >= 0, slot < storage.count, storage.entries[slot].registration === registration else { return true }
+    guard slot >= 0, slot < storage.count, storage.entries[slot]?.registration === registration else { return true }
     guard storage.isUnread || storage.deferEnds() else { return false }
     let entries = storage.entries
-    guard entries[slot].hasHandler else { return true }
-    entries[slot].moveHandler(into: &reclaimed)
+    if let entry = entries[slot].take() { reclaimed.keep(entry) }
+    registration.slot = -1
     endedCount += 1
-    // Pop trailing tombstones; their registrations are released after unlocking too.
-    while storage.count > 0, !entries[storage.count - 1].hasHandler {
+    // Pop trailing tombstones.
+    while storage.count > 0, entries[storage.count - 1] == nil {
       storage.count -= 1
-      let popped = (entries + storage.count).move()
-      popped.registration.slot = -1
-      reclaimed.keep(popped.registration)
+      (entries + storage.count).deinitialize(count: 1)
       endedCount -= 1
     }
     if endedCount > 0 && endedCount * 2 >= storage.count {
@@ -85,17 +94,19 @@ final class Channel<N: TypedNotification>: AnyChannel {
     return true
   }
 
-  override func reclaimIfUnread(into reclaimed: inout Reclaimed) -> Bool {
+  /// Applies deferred endings if no post reads the storage; `false` if one still does.
+  func reclaimIfUnread(into reclaimed: inout Reclaimed) -> Bool {
     guard storage.isUnread else { return false }
     storage.clearDeferredEnds()
     rebuild(minimumCapacity: storage.count - endedCount, into: &reclaimed)
     return true
   }
 
-  override func removeAll(into reclaimed: inout Reclaimed) -> [RegistrationCore] {
+  /// Empties the channel (the center is going away) and returns the registrations it held.
+  func removeAll(into reclaimed: inout Reclaimed) -> [RegistrationCore] {
     let registrations = self.registrations
     reclaimed.keep(storage)
-    storage = EntryStorage<N>(capacity: 0)
+    storage = EntryStorage(capacity: 0)
     endedCount = 0
     return registrations
   }
@@ -111,7 +122,7 @@ final class Channel<N: TypedNotification>: AnyChannel {
     // registration (on average a quarter of an entry instead of half).
     let target =
       unread && minimumCapacity <= old.capacity
-      ? old : EntryStorage<N>(capacity: Swift.max(4, minimumCapacity + minimumCapacity / 2))
+      ? old : EntryStorage(capacity: Swift.max(4, minimumCapacity + minimumCapacity / 2))
     entriesVisited += old.count
     var kept = 0
     for index in 0..<old.count {
@@ -119,19 +130,18 @@ final class Channel<N: TypedNotification>: AnyChannel {
       // makes a strong reference that may turn out to be the last, and its release would run the
       // owner's deinit under the lock (which may call back into the center).
       let source = old.entries + index
-      if source.pointee.hasHandler && !source.pointee.registration.hasEnded {
-        source.pointee.registration.slot = kept
+      if let entry = source.pointee, !entry.registration.hasEnded {
+        entry.registration.slot = kept
         if !unread {
-          (target.entries + kept).initialize(to: source.pointee)  // posts still read the old one
+          (target.entries + kept).initialize(to: entry)  // posts still read the old one
         } else if target !== old || kept != index {
           (target.entries + kept).moveInitialize(from: source, count: 1)
         }
         kept += 1
-      } else if unread {
-        var dropped = source.move()
+      } else if unread, let dropped = source.move() {
+        // Ended, but its ending has not reached the channel yet: it will find the slot gone.
         dropped.registration.slot = -1
-        reclaimed.keep(dropped.registration)
-        dropped.moveHandler(into: &reclaimed)
+        reclaimed.keep(dropped)
       }
     }
     if unread && target !== old { old.count = 0 }  // everything was moved out

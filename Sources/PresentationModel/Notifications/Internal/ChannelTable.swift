@@ -10,7 +10,7 @@
 struct ChannelTable {
   /// `nil` marks an empty slot.
   @usableFromInline var keys: ContiguousArray<ObjectIdentifier?>
-  @usableFromInline var channels: ContiguousArray<AnyChannel?>
+  @usableFromInline var channels: ContiguousArray<Channel?>
   /// `64 - log2(capacity)`: the hash keeps the top bits of the product.
   @usableFromInline var shift: UInt
   private(set) var count = 0
@@ -28,7 +28,7 @@ struct ChannelTable {
 
   /// The channel of `identifier`, if any.
   @inlinable @inline(__always)
-  subscript(identifier: ObjectIdentifier) -> AnyChannel? {
+  subscript(identifier: ObjectIdentifier) -> Channel? {
     let mask = keys.count &- 1
     return keys.withUnsafeBufferPointer { keys in
       var index = home(of: identifier)
@@ -41,7 +41,7 @@ struct ChannelTable {
   }
 
   /// Adds `channel` for `identifier`, which must not have one yet.
-  mutating func insert(_ channel: AnyChannel, for identifier: ObjectIdentifier) {
+  mutating func insert(_ channel: Channel, for identifier: ObjectIdentifier) {
     if (count + 1) * 2 > keys.count { grow() }
     let mask = keys.count - 1
     var index = home(of: identifier)
@@ -56,7 +56,7 @@ struct ChannelTable {
 
   /// Removes and returns the channel of `identifier`, if any. The caller releases it (after
   /// unlocking).
-  mutating func remove(_ identifier: ObjectIdentifier) -> AnyChannel? {
+  mutating func remove(_ identifier: ObjectIdentifier) -> Channel? {
     let mask = keys.count - 1
     var index = home(of: identifier)
     while keys[index] != identifier {
@@ -88,7 +88,7 @@ struct ChannelTable {
   }
 
   /// Every channel, in no particular order.
-  var values: [AnyChannel] { channels.compactMap { $0 } }
+  var values: [Channel] { channels.compactMap { $0 } }
 
   /// Every type identifier with a channel, in no particular order.
   var identifiers: [ObjectIdentifier] { keys.compactMap { $0 } }

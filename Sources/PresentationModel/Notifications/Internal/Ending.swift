@@ -49,12 +49,10 @@ extension RegistrationCore {
 extension TypedNotificationCenter {
   /// Releases the entry of `registration`, which has just ended (after unlocking), or leaves that
   /// to the last post reading the channel's storage.
-  func detach<N: TypedNotification>(_ registration: Registration<N>) {
-    let key = ObjectIdentifier(N.self)
+  func detach(_ registration: RegistrationCore, from key: ObjectIdentifier) {
     let reclaimed = state.withLock { state in
       var reclaimed = Reclaimed()
-      guard let existing = state.channels[key] else { return reclaimed }
-      let channel = unsafeDowncast(existing, to: Channel<N>.self)
+      guard let channel = state.channels[key] else { return reclaimed }
       if channel.tombstone(registration, into: &reclaimed), channel.count == 0 {
         state.removeChannel(for: key, into: &reclaimed)
       }
@@ -69,7 +67,7 @@ extension TypedNotificationCenter {
     let reclaimed = state.withLock { state in
       var reclaimed = Reclaimed()
       for channel in state.channels.values { registrations += channel.removeAll(into: &reclaimed) }
-      reclaimed.keep(state.channels)
+      reclaimed.keepValue(state.channels)
       state.channels = ChannelTable()
       return reclaimed
     }

@@ -1,54 +1,82 @@
-/// One observer in a channel: the registration (shared with the token) and the handler (owned by
-/// the channel alone, dropped as soon as the registration ended and no post is reading the entry).
+/// One observer in a channel: an immutable object holding the registration (shared with the token)
+/// and the handler (held by the entry alone, so it is released when the entry is: as soon as the
+/// registration ended and no post is reading the entry).
 ///
-/// The handler is held in one of two plain optional closures rather than an enum of closures: a
-/// post calls it straight from the entry, where an enum would be copied (and its payload's context
-/// retained and released through outlined functions) on every delivery. Exactly one is set while
-/// the entry is live; both are `nil` in a tombstone.
+/// Why an object with `let` fields rather than a struct in the storage: a post calls the handler
+/// straight from it. Through a guaranteed reference to an immutable object, the compiler calls a
+/// `let` closure without retaining and releasing its context; a closure read from a mutable buffer
+/// is copied (retained) for the call and released after it, 40 instructions per delivery that the
+/// floor of the benchmark pays too. The kind of handler follows from the registration's flags
+/// (`hasOwner`), so each subclass holds exactly one closure.
+///
+/// The base class is not generic, so a channel's storage (`Entry?` references; `nil` is a
+/// tombstone, see ``Channel``) is not either: the end path, which runs unspecialised (it starts from
+/// a token), then moves and compares entries without looking up any generic type's metadata. The
+/// post path, specialised for `N`, downcasts an entry of the channel of `N` to `PlainEntry<N>` or
+/// `OwnedEntry<N>`: a channel only ever holds entries of its own notification type.
+//
+// @unchecked Sendable: every stored property is a `let` of a Sendable type; the subclasses add only
+// `let` `@Sendable` closures.
 @usableFromInline
-struct Entry<N: TypedNotification>: Sendable {
-  @usableFromInline let registration: Registration<N>
-  /// Called with the notification: token-bound, main-actor and stream registrations.
-  @usableFromInline var handler: (@Sendable (N) -> Void)?
-  /// Called with the (weakly held, then strongly loaded) owner and the notification.
-  @usableFromInline var ownedHandler: (@Sendable (AnyObject, N) -> Void)?
+class Entry: @unchecked Sendable {
+  @usableFromInline let registration: RegistrationCore
 
-  init(registration: Registration<N>, handler: Handler) {
+  fileprivate init(registration: RegistrationCore) {
     self.registration = registration
+  }
+
+  /// The entry for `registration` and `handler`, for the channel of `N`.
+  static func make<N>(registration: Registration<N>, handler: EntryHandler<N>) -> Entry {
     switch handler {
-    case .plain(let body): self.handler = body
-    case .owned(let body): self.ownedHandler = body
+    case .plain(let body):
+      precondition(!registration.flags.contains(.hasOwner), "an owner-bound registration needs an owned handler")
+      return PlainEntry(registration: registration, handler: body)
+    case .owned(let body):
+      precondition(registration.flags.contains(.hasOwner), "an owned handler needs an owner-bound registration")
+      return OwnedEntry(registration: registration, handler: body)
     }
   }
 
-  /// Whether the entry still holds its handler (it is not a tombstone).
-  var hasHandler: Bool { handler != nil || ownedHandler != nil }
-
   /// The handler, for diagnostics (the leak harness scans its captures).
-  var anyHandler: Any? { handler ?? ownedHandler.map { $0 as Any } }
-
-  /// Moves the handler out into `reclaimed`, leaving a tombstone.
-  ///
-  /// The closure is kept wrapped in a struct: a closure over `N` converted to `Any` on its own
-  /// would be wrapped in a reabstraction thunk, one allocation per ending.
-  mutating func moveHandler(into reclaimed: inout Reclaimed) {
-    if let handler { reclaimed.keep(Held(body: handler)) }
-    if let ownedHandler { reclaimed.keep(HeldOwned(body: ownedHandler)) }
-    handler = nil
-    ownedHandler = nil
-  }
-
-  private struct Held { let body: (N) -> Void }
-  private struct HeldOwned { let body: (AnyObject, N) -> Void }
-
-  /// The handler as `observe` hands it to the center.
-  enum Handler {
-    case plain(@Sendable (N) -> Void)
-    case owned(@Sendable (AnyObject, N) -> Void)
-  }
+  var anyHandler: Any { fatalError("abstract") }
 }
 
-extension Entry.Handler {
+/// The handler as `observe` hands it to the center.
+enum EntryHandler<N: TypedNotification> {
+  case plain(@Sendable (N) -> Void)
+  case owned(@Sendable (AnyObject, N) -> Void)
+}
+
+/// The entry of a registration without an owner: token-bound, main-actor and stream registrations.
+@usableFromInline
+final class PlainEntry<N: TypedNotification>: Entry, @unchecked Sendable {
+  // @unchecked Sendable: adds one `let` `@Sendable` closure.
+  @usableFromInline let handler: @Sendable (N) -> Void
+
+  fileprivate init(registration: RegistrationCore, handler: @escaping @Sendable (N) -> Void) {
+    self.handler = handler
+    super.init(registration: registration)
+  }
+
+  override var anyHandler: Any { handler }
+}
+
+/// The entry of an owner-bound registration: its handler is called with the owner, loaded strongly
+/// from the registration's weak reference.
+@usableFromInline
+final class OwnedEntry<N: TypedNotification>: Entry, @unchecked Sendable {
+  // @unchecked Sendable: adds one `let` `@Sendable` closure.
+  @usableFromInline let handler: @Sendable (AnyObject, N) -> Void
+
+  fileprivate init(registration: RegistrationCore, handler: @escaping @Sendable (AnyObject, N) -> Void) {
+    self.handler = handler
+    super.init(registration: registration)
+  }
+
+  override var anyHandler: Any { handler }
+}
+
+extension EntryHandler {
   /// An owner-bound handler that receives its owner as the `Owner` it was registered with.
   static func owned<Owner: AnyObject>(by _: Owner.Type, _ handler: @escaping @Sendable (Owner, N) -> Void) -> Self {
     // unsafeDowncast: the center only ever passes the owner it was given, loaded from its weak
@@ -57,18 +85,18 @@ extension Entry.Handler {
   }
 }
 
-extension Entry.Handler {
+extension EntryHandler {
   /// `handler` without its main-actor isolation in its type: for registrations flagged
   /// `mainActor`, which the center calls on the main queue only.
   ///
   /// Why it is safe: a `mainActor` registration never takes the post path's two fast paths (they
-  /// require the flags to be exactly `.endsWithToken` or `.hasOwner`); `Entry.deliverSlowPath`
+  /// require the flags to be exactly `.endsWithToken` or `.hasOwner`); `Delivery.deliverSlowPath`
   /// calls it at once only when `MainQueue.isCurrent`, and otherwise from a block on the main
   /// queue. The main queue is the main actor's executor, so the handler always runs isolated to the
   /// main actor, as its type promised. A synchronous function's isolation is not part of its
   /// calling convention, so the cast changes the type only; it is what `MainActor.assumeIsolated`
   /// does inside, and calling that instead would allocate and check the executor on every
-  /// delivery (`Entry.invoke` checks the queue in debug builds).
+  /// delivery (`Delivery.invoke` checks the queue in debug builds).
   static func onMainActor(_ handler: @escaping @MainActor @Sendable (N) -> Void) -> @Sendable (N) -> Void {
     unsafeBitCast(handler, to: (@Sendable (N) -> Void).self)
   }

@@ -14,8 +14,9 @@ public import Synchronization  // public: the inlinable post path uses Atomic
 /// (it cannot see the runtime's reference counts, so a check of `isKnownUniquelyReferenced` alone
 /// would look racy to it).
 @usableFromInline
-final class EntryStorage<N: TypedNotification> {
-  @usableFromInline let entries: UnsafeMutablePointer<Entry<N>>
+final class EntryStorage {
+  /// The entries in registration order; `nil` is a tombstone.
+  @usableFromInline let entries: UnsafeMutablePointer<Entry?>
   /// Initialised entries. Changed only under the center's lock while `readers` is 0.
   // @exclusivity(unchecked): every access is under the center's lock or by a post that counted
   // itself in (which no writer overlaps, see above); the dynamic check would cost the post path a

@@ -3,28 +3,28 @@ internal import Dispatch
 // The post path, top to bottom:
 // 1. `deliver` finds the channel of `N` and pins its storage (`beginPost`, under the lock);
 // 2. calls each entry in order (`deliver(_:senderID:to:count:)`, then `Entry.deliver`), without
-//    the lock;
+//    the lock, and without retaining the entries or their handlers;
 // 3. unpins the storage (`endPost`, without the lock) and, if an ending was deferred while it
 //    read, applies it (`reclaimDeferred`, under the lock).
 //
 // It is inlinable so that it is specialised for `N` where `post` is called: generic code would look
-// up the metadata of `Channel<N>`, `EntryStorage<N>` and `Entry<N>` on every post.
+// up the metadata of `PlainEntry<N>` and `OwnedEntry<N>` on every post.
 extension TypedNotificationCenter {
   @inlinable @inline(__always)
   func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
     guard let (storage, count) = beginPost(of: N.self) else { return }
     deliver(notification, senderID: senderID, to: storage, count: count)
-    endPost(storage)
+    endPost(storage, of: N.self)
   }
 
   /// The storage of `N`'s channel, counted as read (nothing mutates it until `endPost`), and the
   /// number of entries in it.
   @inlinable @inline(__always)
-  func beginPost<N: TypedNotification>(of _: N.Type) -> (EntryStorage<N>, Int)? {
+  func beginPost<N: TypedNotification>(of _: N.Type) -> (EntryStorage, Int)? {
     let key = ObjectIdentifier(N.self)
     return state.withLock { state in
       guard let channel = state.channels[key] else { return nil }
-      let storage = unsafeDowncast(channel, to: Channel<N>.self).storage
+      let storage = channel.storage
       return (storage, storage.beginRead())
     }
   }
@@ -32,7 +32,7 @@ extension TypedNotificationCenter {
   /// Calls each of the first `count` entries of `storage` in order.
   @inlinable @inline(__always)
   func deliver<N: TypedNotification>(
-    _ notification: N, senderID: ObjectIdentifier?, to storage: EntryStorage<N>, count: Int
+    _ notification: N, senderID: ObjectIdentifier?, to storage: EntryStorage, count: Int
   ) {
     #if DEBUG
       RecursionGuard.enter(N.self)
@@ -41,7 +41,16 @@ extension TypedNotificationCenter {
     let entries = storage.entries
     var onMainQueue = MainQueueCheck()
     for index in 0..<count {
-      Entry.deliver(notification, senderID: senderID, to: entries + index, onMainQueue: &onMainQueue)
+      // The entry is read as a raw pointer and used through an unretained, guaranteed reference:
+      // the storage holds a strong reference to it and is not mutated while this post reads it
+      // (the rules of `EntryStorage`), so it outlives the call. Its handler, a `let`, is then
+      // called without retaining its context.
+      guard let entry = UnsafeRawPointer(entries + index).load(as: UnsafeRawPointer?.self) else {
+        continue  // a tombstone
+      }
+      Unmanaged<Entry>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
+        Delivery.deliver(notification, senderID: senderID, to: entry, onMainQueue: &onMainQueue)
+      }
     }
   }
 
@@ -49,7 +58,7 @@ extension TypedNotificationCenter {
   /// it read, applies it. The storage is released by the caller, outside the lock: when it was
   /// replaced meanwhile, that release may be its last and deinitialise its entries and handlers.
   @inlinable @inline(__always)
-  func endPost<N: TypedNotification>(_ storage: EntryStorage<N>) {
+  func endPost<N: TypedNotification>(_ storage: EntryStorage, of _: N.Type) {
     if storage.endRead() { reclaimDeferred(of: ObjectIdentifier(N.self)) }
   }
 
@@ -67,29 +76,29 @@ extension TypedNotificationCenter {
   }
 }
 
-extension Entry {
-  /// Delivers `notification` from the sender identified by `senderID` to the entry at `entry`, if
-  /// its registration has not ended and its filter matches.
+/// Delivery to one entry of the channel of `N`, whose entries are all `PlainEntry<N>` or
+/// `OwnedEntry<N>` (`Entry.make`).
+@usableFromInline
+enum Delivery<N: TypedNotification> {
+  /// Delivers `notification` from the sender identified by `senderID` to `entry`, if its
+  /// registration has not ended and its filter matches.
   ///
-  /// `entry` must lie in a storage the caller reads under the rules of ``EntryStorage``: it is not
-  /// mutated during the call, so the entry's registration and handler outlive the call; the
-  /// registration is therefore read without retaining it.
+  /// `entry` is an unretained reference the caller keeps alive (see `TypedNotificationCenter.deliver(_:senderID:to:count:)`);
+  /// everything read through it is a `let`, so nothing is retained for the call.
   @inlinable @inline(__always)
   static func deliver(
-    _ notification: N, senderID: ObjectIdentifier?, to entry: UnsafeMutablePointer<Self>,
-    onMainQueue: inout MainQueueCheck
+    _ notification: N, senderID: ObjectIdentifier?, to entry: Entry, onMainQueue: inout MainQueueCheck
   ) {
-    // unowned(unsafe): the storage holding `entry` keeps the registration alive (see above).
-    unowned(unsafe) let registration = entry.pointee.registration
+    let registration = entry.registration
     guard !registration.hasEnded else { return }
     let flags = registration.flags
     // The common case: a token-bound observer on the posting thread.
-    if flags == .endsWithToken, let handler = entry.pointee.handler {
-      handler(notification)
+    if flags == .endsWithToken {
+      // unsafeDowncast: an entry without `hasOwner` is a `PlainEntry` (`Entry.make`).
+      unsafeDowncast(entry, to: PlainEntry<N>.self).handler(notification)
       return
     }
-    // An owner-bound observer on the posting thread, without a sender filter. The owner is loaded
-    // before the handler is read, so the handler is not held across the runtime call.
+    // An owner-bound observer on the posting thread, without a sender filter.
     if flags == .hasOwner {
       guard let owner = registration.owner else {
         registration.end()  // The owner deinitialised: this registration is over.
@@ -98,16 +107,17 @@ extension Entry {
       #if DEBUG
         OwnerLoadProbe.loaded(owner)
       #endif
-      if let handler = entry.pointee.ownedHandler { handler(owner, notification) }
+      // unsafeDowncast: an entry with `hasOwner` is an `OwnedEntry` (`Entry.make`).
+      unsafeDowncast(entry, to: OwnedEntry<N>.self).handler(owner, notification)
       return
     }
-    deliverSlowPath(notification, senderID: senderID, to: entry.pointee, onMainQueue: &onMainQueue)
+    deliverSlowPath(notification, senderID: senderID, to: entry, onMainQueue: &onMainQueue)
   }
 
   /// Sender filters, main-actor observers, one-shots and streams.
   @usableFromInline
   static func deliverSlowPath(
-    _ notification: N, senderID: ObjectIdentifier?, to entry: Self, onMainQueue: inout MainQueueCheck
+    _ notification: N, senderID: ObjectIdentifier?, to entry: Entry, onMainQueue: inout MainQueueCheck
   ) {
     let registration = entry.registration
     if registration.flags.contains(.hasSender) {
@@ -129,7 +139,7 @@ extension Entry {
 
   /// Calls the handler, checking again that the registration has not ended (a main-actor delivery
   /// may run long after the post). A one-shot ends before its call, so no other post calls it too.
-  private static func call(_ notification: N, entry: Self) {
+  private static func call(_ notification: N, entry: Entry) {
     let registration = entry.registration
     if registration.flags.contains(.oneShot) {
       guard registration.beginEnding() else { return }
@@ -141,24 +151,25 @@ extension Entry {
     invoke(notification, entry: entry)
   }
 
-  private static func invoke(_ notification: N, entry: Self) {
+  private static func invoke(_ notification: N, entry: Entry) {
+    let registration = entry.registration
     #if DEBUG
-      if entry.registration.flags.contains(.mainActor) {
+      if registration.flags.contains(.mainActor) {
         precondition(MainQueue.isCurrent, "a main-actor handler was about to run off the main queue")
       }
     #endif
-    if let handler = entry.handler {
-      handler(notification)
-    } else if let handler = entry.ownedHandler {
-      guard let owner = entry.registration.owner else {
-        entry.registration.end()  // The owner deinitialised: this registration is over.
-        return
-      }
-      #if DEBUG
-        OwnerLoadProbe.loaded(owner)
-      #endif
-      handler(owner, notification)
+    guard registration.flags.contains(.hasOwner) else {
+      unsafeDowncast(entry, to: PlainEntry<N>.self).handler(notification)
+      return
     }
+    guard let owner = registration.owner else {
+      registration.end()  // The owner deinitialised: this registration is over.
+      return
+    }
+    #if DEBUG
+      OwnerLoadProbe.loaded(owner)
+    #endif
+    unsafeDowncast(entry, to: OwnedEntry<N>.self).handler(owner, notification)
   }
 }
 

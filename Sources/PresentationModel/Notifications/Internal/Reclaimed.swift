@@ -1,33 +1,42 @@
-/// What a channel operation removed: values whose release may run user code (handler captures,
-/// deinitialisers, the last reference to a storage), to be dropped only after the center's lock is
-/// released.
+/// What a channel operation removed: objects whose release may run user code (an entry holding a
+/// handler and its captures, a registration, the last reference to a storage), to be dropped only
+/// after the center's lock is released.
 //
 // @unchecked Sendable: a `Reclaimed` is built under the lock and handed, whole, to the thread that
 // took the lock, which only drops it; no two threads ever access one.
 //
-// The first four values are kept inline, so that ending one registration (its handler and its
-// registration) allocates nothing; more spill into an array.
+// The first four objects are kept inline, so that ending one registration (its entry) allocates
+// nothing; more spill into an array. They are kept as `AnyObject`, which needs no type metadata:
+// the end path runs unspecialised (it starts from a token), and boxing a generic entry in `Any`
+// would look up its metadata on every ending.
 @usableFromInline
 struct Reclaimed: @unchecked Sendable {
-  private var inline: (Any?, Any?, Any?, Any?) = (nil, nil, nil, nil)
+  private var inline: (AnyObject?, AnyObject?, AnyObject?, AnyObject?) = (nil, nil, nil, nil)
   private var inlineCount = 0
-  private var spilled: [Any] = []
+  private var spilled: [AnyObject] = []
+  /// Values that are not objects (a whole channel table, when the center goes away).
+  private var values: [Any] = []
 
   @usableFromInline init() {}
 
-  /// Holds `value` until the `Reclaimed` is dropped, after unlocking.
+  /// Holds `object` until the `Reclaimed` is dropped, after unlocking.
   @usableFromInline
-  mutating func keep(_ value: Any) {
+  mutating func keep(_ object: AnyObject) {
     switch inlineCount {
-    case 0: inline.0 = value
-    case 1: inline.1 = value
-    case 2: inline.2 = value
-    case 3: inline.3 = value
+    case 0: inline.0 = object
+    case 1: inline.1 = object
+    case 2: inline.2 = object
+    case 3: inline.3 = object
     default:
-      spilled.append(value)
+      spilled.append(object)
       return
     }
     inlineCount += 1
+  }
+
+  /// Holds `value`, which is not an object, until the `Reclaimed` is dropped.
+  mutating func keepValue(_ value: Any) {
+    values.append(value)
   }
 }
 

@@ -3,7 +3,7 @@
 extension TypedNotificationCenter {
   func register<N: TypedNotification>(
     owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
-    handler: Entry<N>.Handler
+    handler: EntryHandler<N>
   ) -> ObserverToken {
     #if DEBUG
       if let owner, case .owned(let body) = handler {
@@ -19,7 +19,7 @@ extension TypedNotificationCenter {
   ///
   /// Kept apart from the construction of the registration so that the common path never mentions
   /// `AsyncStream`, whose resilient metadata would be looked up on every registration.
-  func register<N: TypedNotification>(_ registration: Registration<N>, handler: Entry<N>.Handler) -> ObserverToken {
+  func register<N: TypedNotification>(_ registration: Registration<N>, handler: EntryHandler<N>) -> ObserverToken {
     let token = ObserverToken(registration: registration)
     #if DEBUG
       RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
@@ -29,16 +29,17 @@ extension TypedNotificationCenter {
       return token
     }
     let key = ObjectIdentifier(N.self)
+    let entry = Entry.make(registration: registration, handler: handler)
     let (reclaimed, sweepDue) = state.withLock { state in
       var reclaimed = Reclaimed()
-      let channel: Channel<N>
+      let channel: Channel
       if let existing = state.channels[key] {
-        channel = unsafeDowncast(existing, to: Channel<N>.self)
+        channel = existing
       } else {
-        channel = Channel<N>()
+        channel = Channel()
         state.channels.insert(channel, for: key)
       }
-      let sweepDue = channel.append(registration, handler: handler, into: &reclaimed)
+      let sweepDue = channel.append(entry, into: &reclaimed)
       return (reclaimed, sweepDue)
     }
     reclaimed.drop()

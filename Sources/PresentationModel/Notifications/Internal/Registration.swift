@@ -6,6 +6,6 @@ class Registration<N: TypedNotification>: RegistrationCore, @unchecked Sendable 
   override var notificationType: any Any.Type { N.self }
 
   override func detach(from center: TypedNotificationCenter) {
-    center.detach(self)
+    center.detach(self, from: ObjectIdentifier(N.self))
   }
 }
