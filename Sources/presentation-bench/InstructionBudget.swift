@@ -20,6 +20,8 @@ enum InstructionBudget {
     .allocationsPerObserveThenCancel,
     .observeThenCancelVersusFoundationClassic,
     .tokenPost1VersusFloor,
+    .tokenPost100VersusFloor,
+    .tokenPost1000VersusFloor,
   ]
 
   struct Row: Codable, Sendable {

@@ -23,12 +23,10 @@
 @usableFromInline
 final class Channel {
   /// Entries visited by this channel's rebuilds so far (for `TypedNotificationCenter.storageWork`).
-  // @exclusivity(unchecked), here and on the other counters: a channel is only ever touched under
-  // the center's lock, which already makes every access exclusive; the dynamic checks would cost
-  // every registration and ending runtime calls.
+  // @exclusivity(unchecked), here and on every property below: a channel is only ever touched
+  // under the center's lock, which already makes every access exclusive; the dynamic checks would
+  // cost every post, registration and ending runtime calls.
   @exclusivity(unchecked) var entriesVisited = 0
-  // @exclusivity(unchecked): only ever accessed under the center's lock, which already makes
-  // accesses exclusive; the dynamic check would cost the post path a runtime call.
   @usableFromInline @exclusivity(unchecked) private(set) var storage = EntryStorage(capacity: 4)
   /// Tombstoned or ended entries still in `storage`.
   @exclusivity(unchecked) private var endedCount = 0

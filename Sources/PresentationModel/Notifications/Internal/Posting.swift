@@ -2,13 +2,15 @@ internal import Dispatch
 
 // The post path, top to bottom:
 // 1. `deliver` finds the channel of `N` and pins its storage (`beginPost`, under the lock);
-// 2. calls each entry in order (`deliver(_:senderID:to:count:)`, then `Entry.deliver`), without
+// 2. calls each entry in order (`deliver(_:senderID:to:count:)`, then `Delivery.deliver`), without
 //    the lock, and without retaining the entries or their handlers;
 // 3. unpins the storage (`endPost`, without the lock) and, if an ending was deferred while it
 //    read, applies it (`reclaimDeferred`, under the lock).
 //
-// It is inlinable so that it is specialised for `N` where `post` is called: generic code would look
-// up the metadata of `PlainEntry<N>` and `OwnedEntry<N>` on every post.
+// It is inlinable so that it is specialised for `N` where `post` is called: unspecialised, it would
+// pass the notification to each handler through `N`'s value witnesses. The downcasts of entries to
+// `PlainEntry<N>` and `OwnedEntry<N>` cost nothing in release builds; in debug builds
+// `unsafeDowncast` checks each one, so the tests verify that a channel holds only its own type.
 extension TypedNotificationCenter {
   @inlinable @inline(__always)
   func deliver<N: TypedNotification>(_ notification: N, senderID: ObjectIdentifier?) {
