@@ -1,9 +1,10 @@
 import Dispatch
-import PresentationModel
 import PresentationModelTesting
 import PresentationTestSupport
 import Synchronization
 import Testing
+
+@testable import PresentationModel
 
 @Suite(.timeLimit(.minutes(1))) struct ThreadSafetyTests {
   @Test func concurrentPostsReachEveryObserverExactlyOnce() {
@@ -74,5 +75,67 @@ import Testing
       #expect(!token.isActive)
     }
     expectNoObservers(in: center, of: Counted.self, timeout: .zero)
+  }
+  /// A post calls each handler through an unretained reference to its entry: the storage the post
+  /// pinned is what keeps the entry, and so the handler and its captures, alive. This ends the
+  /// registration and drops its token on another thread while the post is inside the handler,
+  /// with or without first making the channel copy the storage the post reads (the ending is then
+  /// applied to the copy at once, or deferred on the pinned storage). The handler then reads its
+  /// capture (under ASan a premature release would be a use after free), and the capture goes only
+  /// when the post returns.
+  @Test(arguments: ["token-bound", "owner-bound"], [false, true])
+  func aHandlerEndedElsewhereMidCallKeepsItsCapturesUntilThePostReturns(kind: String, copyFirst: Bool) throws {
+    final class Captured: Sendable {
+      let value = 42
+    }
+    final class Owner: Sendable {}
+    let center = TypedNotificationCenter()
+    let entered = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let readInside = LockedLog<Int>()
+    let owner = Owner()
+    let captures = LeakTracker()
+    var token: ObserverToken?
+    weak var weakCaptured: Captured?
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      captures.track(captured)
+      let body: @Sendable () -> Void = {
+        entered.signal()
+        resume.wait()
+        readInside.record(captured.value)
+      }
+      token =
+        kind == "owner-bound"
+        ? center.observe(Counted.self, owner: owner) { _, _ in body() }
+        : center.observe(Counted.self) { _ in body() }
+    }
+    // The storage the post will pin, held here only to look at it, and dropped before the last check.
+    var pinned: EntryStorage? = try #require(
+      center.state.withLock { $0.channels[ObjectIdentifier(Counted.self)]?.storage })
+    let entry = ObjectIdentifier(try #require(pinned?.entries[0]))
+    let postReturned = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      center.post(Counted(value: 1))
+      postReturned.signal()
+    }
+    entered.wait()
+    // The post is inside the handler, on the other thread.
+    let others = (0..<(copyFirst ? 8 : 0)).map { _ in center.observe(Counted.self) { _ in } }
+    token?.cancel()
+    token = nil
+    #expect(center.observerCount(for: Counted.self) == others.count)
+    // In a debug build the post also retains what it calls, so the lifetimes alone would not show a
+    // release made too early; the storage it pinned must still hold the entry.
+    #expect(pinned?.entries[0].map(ObjectIdentifier.init) == entry, "the storage the post reads still holds the entry")
+    #expect(pinned?.hasDeferredEnds.load(ordering: .relaxed) == !copyFirst, "deferred only on the pinned storage")
+    #expect(weakCaptured != nil, "the running post still holds the entry and its handler")
+    resume.signal()
+    postReturned.wait()
+    #expect(readInside.entries == [42])
+    pinned = nil
+    expectReleased(captures, "released once the post that was reading the entry returned")
+    withExtendedLifetime((others, owner)) {}
   }
 }
