@@ -112,8 +112,7 @@ public final class TypedNotificationCenter: Sendable {
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     register(
-      owner: owner, sender: sender, flags: [], fileID: fileID, line: line,
-      handler: .owned(by: Owner.self, handler))
+      owner: owner, sender: sender, flags: [], fileID: fileID, line: line, handler: handler)
   }
 
   /// Calls `handler` on the main actor with `owner` and each notification of type `type`, for as
@@ -132,7 +131,7 @@ public final class TypedNotificationCenter: Sendable {
   ) -> ObserverToken {
     register(
       owner: owner, sender: sender, flags: .mainActor, fileID: fileID, line: line,
-      handler: .owned(by: Owner.self, EntryHandler<N>.onMainActor(handler)))
+      handler: EntryHandler<N>.onMainActor(handler))
   }
 
   // MARK: Observing with a token
@@ -155,7 +154,7 @@ public final class TypedNotificationCenter: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    register(owner: nil, sender: sender, flags: [], fileID: fileID, line: line, handler: .plain(handler))
+    register(sender: sender, flags: [], fileID: fileID, line: line, handler: handler)
   }
 
   /// Calls `handler` on the main actor with each notification of type `type` until the returned
@@ -167,8 +166,7 @@ public final class TypedNotificationCenter: Sendable {
     _ handler: @escaping @MainActor @Sendable (N) -> Void
   ) -> ObserverToken {
     register(
-      owner: nil, sender: sender, flags: .mainActor, fileID: fileID, line: line,
-      handler: .plain(EntryHandler<N>.onMainActor(handler)))
+      sender: sender, flags: .mainActor, fileID: fileID, line: line, handler: EntryHandler<N>.onMainActor(handler))
   }
 
   // MARK: One-shot
@@ -182,9 +180,7 @@ public final class TypedNotificationCenter: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    register(
-      owner: nil, sender: sender, flags: .oneShot, fileID: fileID, line: line,
-      handler: .plain(handler))
+    register(sender: sender, flags: .oneShot, fileID: fileID, line: line, handler: handler)
   }
 
   /// Calls `handler` with `owner` and the next notification of type `type` only, then ends the
@@ -196,8 +192,7 @@ public final class TypedNotificationCenter: Sendable {
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     register(
-      owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line,
-      handler: .owned(by: Owner.self, handler))
+      owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line, handler: handler)
   }
 
   // MARK: Async sequence
@@ -233,7 +228,8 @@ public final class TypedNotificationCenter: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
     let registration = StreamRegistration(
       center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
-    let token = register(registration, handler: .plain { _ = continuation.yield($0) })
+    let entry = PlainEntry(registration: registration) { _ = continuation.yield($0) }
+    let token = register(registration, entry: entry, for: N.self)
     continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
     return TypedNotificationSequence(stream: stream, token: token)
   }

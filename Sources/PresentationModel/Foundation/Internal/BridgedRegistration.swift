@@ -4,13 +4,16 @@ internal import Foundation
 /// (for ``FoundationNotificationBridge/registrations``), and its handler lives only in the block it
 /// installed in the Foundation center. Ending it removes that block from the Foundation center.
 //
-// @unchecked Sendable: adds to RegistrationCore a `weak let` to the (Sendable) bridge, an immutable
+// @unchecked Sendable: adds to RegistrationCore its owner (a `weak let`) and the owner's
+// type, a `weak let` to the (Sendable) bridge, an immutable
 // reference to a Foundation `NotificationCenter` (Sendable), and the Foundation observer, which is
 // only read and written under its own `LockedState`.
 final class BridgedRegistration<N>: RegistrationCore, @unchecked Sendable {
   private weak let bridge: FoundationNotificationBridge?
   private let notificationCenter: NotificationCenter
   private let observation = LockedState<FoundationObservation?>(nil)
+  private weak let storedOwner: AnyObject?
+  private let storedOwnerType: (any AnyObject.Type)?
 
   init(
     bridge: FoundationNotificationBridge, owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags,
@@ -18,8 +21,14 @@ final class BridgedRegistration<N>: RegistrationCore, @unchecked Sendable {
   ) {
     self.bridge = bridge
     self.notificationCenter = bridge.notificationCenter
-    super.init(center: nil, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
+    self.storedOwner = owner
+    self.storedOwnerType = owner.map { type(of: $0) }
+    super.init(
+      center: nil, sender: sender, flags: owner == nil ? flags : flags.union(.hasOwner), fileID: fileID, line: line)
   }
+
+  override var owner: AnyObject? { storedOwner }
+  override var ownerType: (any AnyObject.Type)? { storedOwnerType }
 
   override var notificationType: any Any.Type { N.self }
 

@@ -6,13 +6,15 @@ internal import Dispatch
 /// ``ObserverBag`` and introspection work unchanged. The handler is not here: the center's channel
 /// holds it, on the main actor, and releases it there.
 //
-// @unchecked Sendable: adds two immutable stored properties to RegistrationCore: `key` (a value)
-// and `mainActorCenter`, a `weak let` to a main-actor class (a Sendable type; the runtime makes weak loads
+// @unchecked Sendable: adds immutable stored properties to RegistrationCore: `storedOwner` (a
+// `weak let`), `storedOwnerType` and `mainActorCenter`, a `weak let` to a main-actor class (a Sendable type; the runtime makes weak loads
 // thread-safe). The center is only ever loaded on the main actor (see `didEnd()`), so its last
 // release, and with it the release of the handlers it holds, happens there.
 @usableFromInline
 final class MainActorRegistration<N: MainActorNotification>: RegistrationCore, @unchecked Sendable {
   private weak let mainActorCenter: MainActorNotificationCenter?
+  private weak let storedOwner: AnyObject?
+  private let storedOwnerType: (any AnyObject.Type)?
 
   init(
     center: MainActorNotificationCenter, owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags,
@@ -20,9 +22,15 @@ final class MainActorRegistration<N: MainActorNotification>: RegistrationCore, @
     line: Int
   ) {
     self.mainActorCenter = center
+    self.storedOwner = owner
+    self.storedOwnerType = owner.map { type(of: $0) }
     super.init(
-      center: nil, owner: owner, sender: sender, flags: flags.union(.mainActor), fileID: fileID, line: line)
+      center: nil, sender: sender, flags: flags.union(owner == nil ? .mainActor : [.mainActor, .hasOwner]),
+      fileID: fileID, line: line)
   }
+
+  @usableFromInline override var owner: AnyObject? { storedOwner }
+  override var ownerType: (any AnyObject.Type)? { storedOwnerType }
 
   override var notificationType: any Any.Type { N.self }
 

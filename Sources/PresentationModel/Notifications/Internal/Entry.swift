@@ -7,7 +7,7 @@
 /// `let` closure without retaining and releasing its context; a closure read from a mutable buffer
 /// is copied (retained) for the call and released after it, 40 instructions per delivery that the
 /// floor of the benchmark pays too. The kind of handler follows from the registration's flags
-/// (`hasOwner`), so each subclass holds exactly one closure.
+/// (`hasOwner`), so each subclass holds exactly one closure, the caller's.
 ///
 /// The base class is not generic, so a channel's storage (`Entry?` references; `nil` is a
 /// tombstone, see ``Channel``) is not either: the end path, which runs unspecialised (it starts from
@@ -25,27 +25,12 @@ class Entry: @unchecked Sendable {
     self.registration = registration
   }
 
-  /// The entry for `registration` and `handler`, for the channel of `N`.
-  static func make<N>(registration: Registration<N>, handler: EntryHandler<N>) -> Entry {
-    switch handler {
-    case .plain(let body):
-      precondition(!registration.flags.contains(.hasOwner), "an owner-bound registration needs an owned handler")
-      return PlainEntry(registration: registration, handler: body)
-    case .owned(let body):
-      precondition(registration.flags.contains(.hasOwner), "an owned handler needs an owner-bound registration")
-      return OwnedEntry(registration: registration, handler: body)
-    }
-  }
-
   /// The handler, for diagnostics (the leak harness scans its captures).
   var anyHandler: Any { fatalError("abstract") }
 }
 
-/// The handler as `observe` hands it to the center.
-enum EntryHandler<N: TypedNotification> {
-  case plain(@Sendable (N) -> Void)
-  case owned(@Sendable (AnyObject, N) -> Void)
-}
+/// Helpers that adapt the handlers `observe` receives.
+enum EntryHandler<N: TypedNotification> {}
 
 /// The entry of a registration without an owner: token-bound, main-actor and stream registrations.
 @usableFromInline
@@ -53,7 +38,7 @@ final class PlainEntry<N: TypedNotification>: Entry, @unchecked Sendable {
   // @unchecked Sendable: adds one `let` `@Sendable` closure.
   @usableFromInline let handler: @Sendable (N) -> Void
 
-  fileprivate init(registration: RegistrationCore, handler: @escaping @Sendable (N) -> Void) {
+  init(registration: Registration<N>, handler: @escaping @Sendable (N) -> Void) {
     self.handler = handler
     super.init(registration: registration)
   }
@@ -61,28 +46,35 @@ final class PlainEntry<N: TypedNotification>: Entry, @unchecked Sendable {
   override var anyHandler: Any { handler }
 }
 
-/// The entry of an owner-bound registration: its handler is called with the owner, loaded strongly
-/// from the registration's weak reference.
+/// The entry of an owner-bound registration, as the post path sees it: it calls the handler with
+/// the owner, loaded strongly from the registration's weak reference.
 @usableFromInline
-final class OwnedEntry<N: TypedNotification>: Entry, @unchecked Sendable {
-  // @unchecked Sendable: adds one `let` `@Sendable` closure.
-  @usableFromInline let handler: @Sendable (AnyObject, N) -> Void
+class OwnedEntry<N: TypedNotification>: Entry, @unchecked Sendable {
+  // @unchecked Sendable: adds no stored state.
 
-  fileprivate init(registration: RegistrationCore, handler: @escaping @Sendable (AnyObject, N) -> Void) {
+  /// Calls the handler with `owner`, the registration's owner.
+  @usableFromInline func call(owner: AnyObject, _ notification: N) { fatalError("abstract") }
+}
+
+/// The entry of an owner-bound registration whose owner is an `Owner`: it holds the caller's
+/// handler as given, and hands it the owner as an `Owner`. (An adapting closure would cost an
+/// allocation and 32 bytes per registration, and a call per delivery.)
+final class OwnerBoundEntry<Owner: AnyObject, N: TypedNotification>: OwnedEntry<N>, @unchecked Sendable {
+  // @unchecked Sendable: adds one `let` `@Sendable` closure.
+  let handler: @Sendable (Owner, N) -> Void
+
+  init(registration: OwnedRegistration<N>, handler: @escaping @Sendable (Owner, N) -> Void) {
     self.handler = handler
     super.init(registration: registration)
   }
 
-  override var anyHandler: Any { handler }
-}
-
-extension EntryHandler {
-  /// An owner-bound handler that receives its owner as the `Owner` it was registered with.
-  static func owned<Owner: AnyObject>(by _: Owner.Type, _ handler: @escaping @Sendable (Owner, N) -> Void) -> Self {
-    // unsafeDowncast: the center only ever passes the owner it was given, loaded from its weak
-    // reference, so it is an `Owner`.
-    .owned { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) }
+  override func call(owner: AnyObject, _ notification: N) {
+    // unsafeDowncast: the owner is the one given to `observe` with this handler (loaded from the
+    // registration's weak reference), so it is an `Owner`.
+    handler(unsafeDowncast(owner, to: Owner.self), notification)
   }
+
+  override var anyHandler: Any { handler }
 }
 
 extension EntryHandler {

@@ -79,7 +79,7 @@ extension TypedNotificationCenter {
 }
 
 /// Delivery to one entry of the channel of `N`, whose entries are all `PlainEntry<N>` or
-/// `OwnedEntry<N>` (`Entry.make`).
+/// `OwnedEntry<N>` (`register`).
 @usableFromInline
 enum Delivery<N: TypedNotification> {
   /// Delivers `notification` from the sender identified by `senderID` to `entry`, if its
@@ -96,21 +96,23 @@ enum Delivery<N: TypedNotification> {
     let flags = registration.flags
     // The common case: a token-bound observer on the posting thread.
     if flags == .endsWithToken {
-      // unsafeDowncast: an entry without `hasOwner` is a `PlainEntry` (`Entry.make`).
+      // unsafeDowncast: an entry without `hasOwner` is a `PlainEntry` (`register`).
       unsafeDowncast(entry, to: PlainEntry<N>.self).handler(notification)
       return
     }
     // An owner-bound observer on the posting thread, without a sender filter.
     if flags == .hasOwner {
-      guard let owner = registration.owner else {
+      // unsafeDowncast: the typed center makes an `OwnedRegistration` for every registration with
+      // an owner (`register`); the final class lets the owner be read without a dynamic dispatch.
+      guard let owner = unsafeDowncast(registration, to: OwnedRegistration<N>.self).owner else {
         registration.end()  // The owner deinitialised: this registration is over.
         return
       }
       #if DEBUG
         OwnerLoadProbe.loaded(owner)
       #endif
-      // unsafeDowncast: an entry with `hasOwner` is an `OwnedEntry` (`Entry.make`).
-      unsafeDowncast(entry, to: OwnedEntry<N>.self).handler(owner, notification)
+      // unsafeDowncast: an entry with `hasOwner` is an `OwnedEntry` (`register`).
+      unsafeDowncast(entry, to: OwnedEntry<N>.self).call(owner: owner, notification)
       return
     }
     deliverSlowPath(notification, senderID: senderID, to: entry, onMainQueue: &onMainQueue)
@@ -171,7 +173,7 @@ enum Delivery<N: TypedNotification> {
     #if DEBUG
       OwnerLoadProbe.loaded(owner)
     #endif
-    unsafeDowncast(entry, to: OwnedEntry<N>.self).handler(owner, notification)
+    unsafeDowncast(entry, to: OwnedEntry<N>.self).call(owner: owner, notification)
   }
 }
 

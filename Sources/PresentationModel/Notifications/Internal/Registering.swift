@@ -1,25 +1,35 @@
-// Registering: `observe` and its variants make a registration and hand it, with its handler, to
-// `register`, which appends an entry to the channel of `N` under the lock.
+// Registering: `observe` and its variants make a registration and its entry and hand them to
+// `register(_:entry:for:)`, which appends the entry to the channel of the notification type under
+// the lock.
 extension TypedNotificationCenter {
+  /// Registers `handler` without an owner: token-bound, main-actor and one-shot observers.
   func register<N: TypedNotification>(
-    owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
-    handler: EntryHandler<N>
+    sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
+    handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    #if DEBUG
-      if let owner, case .owned(let body) = handler {
-        OwnerCaptureCheck.check(owner: owner, handler: body, flags: flags, fileID: fileID, line: line)
-      }
-    #endif
-    let registration = Registration<N>(
-      center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    return register(registration, handler: handler)
+    let registration = Registration<N>(center: self, sender: sender, flags: flags, fileID: fileID, line: line)
+    return register(registration, entry: PlainEntry(registration: registration, handler: handler), for: N.self)
   }
 
-  /// Adds `registration` with `handler`.
+  /// Registers `handler` bound to `owner`.
+  func register<Owner: AnyObject, N: TypedNotification>(
+    owner: Owner, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
+    handler: @escaping @Sendable (Owner, N) -> Void
+  ) -> ObserverToken {
+    #if DEBUG
+      OwnerCaptureCheck.check(owner: owner, handler: handler, flags: flags, fileID: fileID, line: line)
+    #endif
+    let registration = OwnedRegistration<N>(
+      center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
+    return register(registration, entry: OwnerBoundEntry(registration: registration, handler: handler), for: N.self)
+  }
+
+  /// Adds `entry`, the entry of `registration`, to the channel of `type`.
   ///
-  /// Kept apart from the construction of the registration so that the common path never mentions
-  /// `AsyncStream`, whose resilient metadata would be looked up on every registration.
-  func register<N: TypedNotification>(_ registration: Registration<N>, handler: EntryHandler<N>) -> ObserverToken {
+  /// Not generic, and kept apart from the construction of the registration, so that the common path
+  /// never mentions `AsyncStream`, whose resilient metadata would be looked up on every
+  /// registration, nor any other generic type.
+  func register(_ registration: RegistrationCore, entry: Entry, for type: any TypedNotification.Type) -> ObserverToken {
     let token = ObserverToken(registration: registration)
     #if DEBUG
       RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
@@ -28,8 +38,7 @@ extension TypedNotificationCenter {
       registration.end()
       return token
     }
-    let key = ObjectIdentifier(N.self)
-    let entry = Entry.make(registration: registration, handler: handler)
+    let key = ObjectIdentifier(type)
     let (reclaimed, sweepDue) = state.withLock { state in
       var reclaimed = Reclaimed()
       let channel: Channel

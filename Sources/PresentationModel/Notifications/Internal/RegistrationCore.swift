@@ -10,11 +10,13 @@ public import Synchronization  // public: the inlinable post path uses Atomic
 // @unchecked Sendable: every stored property is immutable after init (`let`), a `weak let` (the
 // runtime makes weak loads thread-safe), the `Atomic` ended state, or `storedSlot`, which is only
 // read and written while the owning center's lock is held. `fileIDStart` points into a string
-// literal, which is immutable and lives as long as the process.
+// literal, which is immutable and lives as long as the process. Subclasses add only `let`s and
+// `weak let`s (the owner of an owner-bound registration and its type).
 //
 // Layout: one registration is made per observation, so its fields are ordered and sized to fit a
-// 72-byte object (an 80-byte malloc chunk): the one-byte fields and the line share a word, the file
-// name is a pointer and a 32-bit count instead of a 17-byte `StaticString`, and the slot is 32-bit.
+// 56-byte object (a 64-byte malloc chunk): the one-byte fields and the line share a word, the file
+// name is a pointer and a 32-bit count instead of a 17-byte `StaticString`, the slot is 32-bit, and
+// the owner (with its type) is stored only by the subclasses of owner-bound registrations.
 @usableFromInline
 class RegistrationCore: @unchecked Sendable {
   /// Set once, by the first caller of `beginEnding()`.
@@ -22,9 +24,7 @@ class RegistrationCore: @unchecked Sendable {
   @usableFromInline let flags: RegistrationFlags
   private let storedLine: UInt32
   weak let center: TypedNotificationCenter?
-  @usableFromInline weak let owner: AnyObject?
   @usableFromInline weak let sender: AnyObject?
-  let ownerType: (any AnyObject.Type)?
   /// The UTF-8 of the `#fileID` literal, or `nil` when the literal was a single scalar, which is
   /// then stored in `fileIDCount`.
   private let fileIDStart: UnsafePointer<UInt8>?
@@ -34,19 +34,16 @@ class RegistrationCore: @unchecked Sendable {
   @exclusivity(unchecked) private var storedSlot: Int32 = -1
 
   /// `center` is `nil` for registrations that belong to another kind of center (the main-actor
-  /// center, the Foundation bridge); they detach themselves in `didEnd()`.
+  /// center, the Foundation bridge); they detach themselves in `didEnd()`. `flags` contains
+  /// `hasOwner` when the subclass stores an owner.
   init(
-    center: TypedNotificationCenter?, owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags,
-    fileID: StaticString, line: Int
+    center: TypedNotificationCenter?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int
   ) {
     self.center = center
-    self.owner = owner
-    self.ownerType = owner.map { type(of: $0) }
     self.sender = sender
     var flags = flags
-    if owner != nil { flags.insert(.hasOwner) }
     if sender != nil { flags.insert(.hasSender) }
-    if owner == nil && !flags.contains(.stream) { flags.insert(.endsWithToken) }
+    if !flags.contains(.hasOwner) && !flags.contains(.stream) { flags.insert(.endsWithToken) }
     self.flags = flags
     self.storedLine = UInt32(clamping: line)
     if fileID.hasPointerRepresentation {
@@ -57,6 +54,15 @@ class RegistrationCore: @unchecked Sendable {
       self.fileIDCount = fileID.unicodeScalar.value
     }
   }
+
+  /// The owner of an owner-bound registration, loaded strongly from its weak reference; `nil` for
+  /// the others, and once the owner has deinitialised. Overridden by the registrations that store
+  /// an owner: each holds it in a `weak let` of its own class (a struct holding the weak reference
+  /// would be copied, weak reference and all, on every read).
+  @usableFromInline var owner: AnyObject? { nil }
+
+  /// The type of the owner given at registration, kept after it deinitialised (for diagnostics).
+  var ownerType: (any AnyObject.Type)? { nil }
 
   /// Index of this registration's entry in its channel's storage, `-1` when it has none. Guarded by
   /// the center's lock.

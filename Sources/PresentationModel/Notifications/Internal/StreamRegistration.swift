@@ -8,7 +8,7 @@ final class StreamRegistration<N: TypedNotification>: Registration<N>, @unchecke
     continuation: AsyncStream<N>.Continuation
   ) {
     self.continuation = continuation
-    super.init(center: center, owner: nil, sender: sender, flags: .stream, fileID: fileID, line: line)
+    super.init(center: center, sender: sender, flags: .stream, fileID: fileID, line: line)
   }
 
   override func didEnd() {
