@@ -102,17 +102,7 @@ enum Delivery<N: TypedNotification> {
     }
     // An owner-bound observer on the posting thread, without a sender filter.
     if flags == .hasOwner {
-      // unsafeDowncast: the typed center makes an `OwnedRegistration` for every registration with
-      // an owner (`register`); the final class lets the owner be read without a dynamic dispatch.
-      guard let owner = unsafeDowncast(registration, to: OwnedRegistration<N>.self).owner else {
-        registration.end()  // The owner deinitialised: this registration is over.
-        return
-      }
-      #if DEBUG
-        OwnerLoadProbe.loaded(owner)
-      #endif
-      // unsafeDowncast: an entry with `hasOwner` is an `OwnedEntry` (`register`).
-      unsafeDowncast(entry, to: OwnedEntry<N>.self).call(owner: owner, notification)
+      callWithOwner(notification, entry: entry)
       return
     }
     deliverSlowPath(notification, senderID: senderID, to: entry, onMainQueue: &onMainQueue)
@@ -166,7 +156,18 @@ enum Delivery<N: TypedNotification> {
       unsafeDowncast(entry, to: PlainEntry<N>.self).handler(notification)
       return
     }
-    guard let owner = registration.owner else {
+    callWithOwner(notification, entry: entry)
+  }
+
+  /// Loads the owner of an owner-bound entry and calls the handler with it; ends the registration
+  /// if the owner deinitialised.
+  @inlinable @inline(__always)
+  static func callWithOwner(_ notification: N, entry: Entry) {
+    // unsafeDowncast: the typed center makes an `OwnedRegistration` and an `OwnedEntry` for every
+    // registration with an owner (`register`); the final registration class lets the owner be read
+    // without a dynamic dispatch.
+    let registration = entry.registration
+    guard let owner = unsafeDowncast(registration, to: OwnedRegistration<N>.self).owner else {
       registration.end()  // The owner deinitialised: this registration is over.
       return
     }
