@@ -229,7 +229,7 @@ public final class TypedNotificationCenter: Sendable {
     let registration = StreamRegistration(
       center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
     let entry = PlainEntry(registration: registration) { _ = continuation.yield($0) }
-    let token = register(registration, entry: entry, for: N.self)
+    let token = register(entry, for: N.self)
     continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
     return TypedNotificationSequence(stream: stream, token: token)
   }

@@ -66,8 +66,10 @@ extension TypedNotificationCenter {
     var registrations: [RegistrationCore] = []
     let reclaimed = state.withLock { state in
       var reclaimed = Reclaimed()
-      for channel in state.channels.values { registrations += channel.removeAll(into: &reclaimed) }
-      reclaimed.keepValue(state.channels)
+      for channel in state.channels.values {
+        registrations += channel.removeAll(into: &reclaimed)
+        reclaimed.keep(channel)  // so that emptying the table below releases none of them
+      }
       state.channels = ChannelTable()
       return reclaimed
     }

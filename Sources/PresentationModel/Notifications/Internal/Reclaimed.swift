@@ -14,8 +14,6 @@ struct Reclaimed: @unchecked Sendable {
   private var inline: (AnyObject?, AnyObject?, AnyObject?, AnyObject?) = (nil, nil, nil, nil)
   private var inlineCount = 0
   private var spilled: [AnyObject] = []
-  /// Values that are not objects (a whole channel table, when the center goes away).
-  private var values: [Any] = []
 
   @usableFromInline init() {}
 
@@ -32,11 +30,6 @@ struct Reclaimed: @unchecked Sendable {
       return
     }
     inlineCount += 1
-  }
-
-  /// Holds `value`, which is not an object, until the `Reclaimed` is dropped.
-  mutating func keepValue(_ value: Any) {
-    values.append(value)
   }
 }
 

@@ -1,5 +1,5 @@
-// Registering: `observe` and its variants make a registration and its entry and hand them to
-// `register(_:entry:for:)`, which appends the entry to the channel of the notification type under
+// Registering: `observe` and its variants make a registration and its entry and hand the entry to
+// `register(_:for:)`, which appends the entry to the channel of the notification type under
 // the lock.
 extension TypedNotificationCenter {
   /// Registers `handler` without an owner: token-bound, main-actor and one-shot observers.
@@ -8,7 +8,7 @@ extension TypedNotificationCenter {
     handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
     let registration = Registration<N>(center: self, sender: sender, flags: flags, fileID: fileID, line: line)
-    return register(registration, entry: PlainEntry(registration: registration, handler: handler), for: N.self)
+    return register(PlainEntry(registration: registration, handler: handler), for: N.self)
   }
 
   /// Registers `handler` bound to `owner`.
@@ -21,15 +21,16 @@ extension TypedNotificationCenter {
     #endif
     let registration = OwnedRegistration<N>(
       center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    return register(registration, entry: OwnerBoundEntry(registration: registration, handler: handler), for: N.self)
+    return register(OwnerBoundEntry(registration: registration, handler: handler), for: N.self)
   }
 
-  /// Adds `entry`, the entry of `registration`, to the channel of `type`.
+  /// Adds `entry` to the channel of `type` and returns the token of its registration.
   ///
   /// Not generic, and kept apart from the construction of the registration, so that the common path
   /// never mentions `AsyncStream`, whose resilient metadata would be looked up on every
   /// registration, nor any other generic type.
-  func register(_ registration: RegistrationCore, entry: Entry, for type: any TypedNotification.Type) -> ObserverToken {
+  func register(_ entry: Entry, for type: any TypedNotification.Type) -> ObserverToken {
+    let registration = entry.registration
     let token = ObserverToken(registration: registration)
     #if DEBUG
       RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
