@@ -224,6 +224,32 @@ private final class NodeWidget: Fadable {
     #expect(scheduler.clock.pendingCount == 0)
   }
 
+  /// The main queue runs a block some microseconds after it is due; 100,000 steps over 50 ms are
+  /// due every 0.5 µs. Run one at a time, each late, they ended after about 300 ms on the main
+  /// queue; the steps already due when one runs are applied at once, as one.
+  @Test func stepsAlreadyDueAreAppliedAtOnceSoAFadeOfManyStepsEndsOnTime() {
+    @MainActor final class LateScheduler: StepScheduler {
+      let clock = ManualStepScheduler()
+      var now: Duration { clock.now }
+      func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
+        clock.schedule(after: max(delay, .zero) + .microseconds(3), action)
+      }
+    }
+    let scheduler = LateScheduler()
+    let pendingDelete = PendingDelete(duration: .milliseconds(50), steps: 100_000, scheduler: scheduler)
+    let widget = RecordingWidget()
+    pendingDelete.fadeOutAndDispose(widget)
+    scheduler.clock.advance(by: .milliseconds(25))
+    // Half the steps are due, and at most 3 µs' worth (6 steps) is not applied yet; one at a time,
+    // the fade had reached 0.917.
+    #expect(widget.opacity >= 0.5 && widget.opacity <= 0.5 + 6.0 / 100_000, "opacity \(widget.opacity) at 25 ms")
+    #expect(widget.disposeCount == 0)
+    scheduler.clock.advance(by: .milliseconds(25) + .microseconds(3))
+    #expect(widget.disposeCount == 1, "not disposed at 50 ms plus one step's lateness")
+    #expect(widget.opacityHistory.count < 20_000, "\(widget.opacityHistory.count) opacity changes")
+    #expect(scheduler.clock.pendingCount == 0)
+  }
+
   @Test func aStepAsShortAsOneNanosecondIsAllowed() {
     let scheduler = ManualStepScheduler()
     let pendingDelete = PendingDelete(duration: .nanoseconds(8), steps: 8, scheduler: scheduler)

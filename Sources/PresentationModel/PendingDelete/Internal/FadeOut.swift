@@ -119,8 +119,21 @@ final class FadeOut {
     state = .fading(fading)
   }
 
+  /// The last step due at `elapsed` since the start, at least `index`, at most `steps`.
+  private func lastStepDue(at elapsed: Duration, from index: Int) -> Int {
+    // An estimate in floating point, made exact against `offset(ofStep:of:in:)`.
+    let estimate = (elapsed / duration) * Double(steps)
+    var last = estimate.isFinite ? Int(Swift.min(Swift.max(estimate, Double(index)), Double(steps))) : index
+    while last < steps && Self.offset(ofStep: last + 1, of: steps, in: duration) <= elapsed { last += 1 }
+    while last > index && Self.offset(ofStep: last, of: steps, in: duration) > elapsed { last -= 1 }
+    return last
+  }
+
   private func stepElapsed(_ index: Int) -> StepAction {
     guard case .fading(var fading) = state, fading.stepsTaken == index - 1 else { return .ignore }
+    // Steps already due when this one runs late (a busy main queue, more steps than it can run in
+    // the duration) are applied at once, as one: the fade ends on time whatever its step count.
+    let index = lastStepDue(at: scheduler.now - startTime, from: index)
     fading.stepsTaken = index
     fading.pendingStep = nil
     guard index < steps else {
