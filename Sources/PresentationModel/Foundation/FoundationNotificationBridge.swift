@@ -37,7 +37,8 @@ public import Foundation
 /// > Note: When an observation ends (cancelled, token or bag released, owner or sender found
 /// > deinitialised, or the bridge deinitialising), the observer it installed in the Foundation
 /// > center is removed, and with it the handler. An owner's death is noticed by the next post of
-/// > that notification, or by ``observerCount(for:)`` or ``registrations``; a bridge cannot hook
+/// > that notification, by ``observerCount(for:)`` or ``registrations``, or by the registrations
+/// > that follow (dead ones never outnumber twice the live ones plus 32); a bridge cannot hook
 /// > into an owner's `deinit`.
 public final class FoundationNotificationBridge: Sendable {
   /// A bridge to `NotificationCenter.default`.
@@ -50,6 +51,10 @@ public final class FoundationNotificationBridge: Sendable {
   struct Table {
     var registrations: [ObjectIdentifier: (order: Int, registration: RegistrationCore)] = [:]
     var nextOrder = 0
+    /// At this many registrations not known to have ended, a registration sweeps for those whose
+    /// owner or sender died unnoticed (nothing posted since); then twice what it found live, at
+    /// least 32, so dead ones never outnumber twice the live ones plus 32. `.max` while a sweep runs.
+    var sweepThreshold = 32
   }
 
   let table = LockedState(Table())
@@ -228,7 +233,7 @@ public final class FoundationNotificationBridge: Sendable {
 
   /// The live registrations in order, ending those whose owner or sender died unnoticed (which
   /// removes their Foundation observers).
-  private func endDeadRegistrationsAndListLiveOnes() -> [RegistrationCore] {
+  func endDeadRegistrationsAndListLiveOnes() -> [RegistrationCore] {
     let all = table.withLock { table in
       table.registrations.values.sorted { $0.order < $1.order }.map(\.registration)
     }

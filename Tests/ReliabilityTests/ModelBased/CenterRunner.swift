@@ -1,38 +1,19 @@
 import PresentationModel
 
-/// The notifications a ``ModelProgram`` posts: two types, so that per-type bookkeeping is covered.
-protocol ModelNote: TypedNotification {
-  static var kind: ModelProgram.NoteKind { get }
-  var value: Int { get }
-  init(value: Int)
-}
-
-struct ModelPing: ModelNote {
-  static let kind = ModelProgram.NoteKind.ping
-  let value: Int
-}
-
-struct ModelPong: ModelNote {
-  static let kind = ModelProgram.NoteKind.pong
-  let value: Int
-}
-
-/// An owner for owner-bound observers in a model program.
-final class ModelOwner: Sendable {}
-
-/// A sender for sender-filtered observers in a model program.
-final class ModelSender: Sendable {}
-
-/// Runs a ``ModelProgram`` against a real ``TypedNotificationCenter`` and records the same events
-/// as ``ReferenceCenter``.
-//
-// @unchecked Sendable: handlers must be `@Sendable`, but a runner is only ever used on the one
-// thread that runs the program, and the center calls handlers synchronously on that thread.
-final class CenterRunner: @unchecked Sendable {
-  private var center: TypedNotificationCenter? = TypedNotificationCenter()
+/// Runs a ``ModelProgram`` against a real center of any ``CenterKind``, on the main actor, and
+/// records the same events as ``ReferenceCenter``, and after each operation which handlers are
+/// still held (each captures a ``HandlerCapture``).
+@MainActor final class CenterRunner {
+  private var center: (any CenterDriver)?
   private let senders = [ModelSender(), ModelSender()]
   private var tokens: [Int: ObserverToken] = [:]
   private var owners: [Int: ModelOwner] = [:]
+  private var captures: [Int: WeakCapture] = [:]
+  /// After each top-level operation, the observers whose handler (with its capture) is still held.
+  private(set) var heldHandlers: [Set<Int>] = []
+  /// For each post made, in the order they started, the observers it called, in call order.
+  private(set) var callOrders: [[Int]] = []
+  private var postsInProgress: [Int] = []
   private var observersMade = 0
   private var depth = 0
   private(set) var events: [ModelProgram.Event] = []
@@ -44,8 +25,12 @@ final class CenterRunner: @unchecked Sendable {
   static let deliveryLimit = 20_000
   private var deliveryCount = 0
 
-  static func run(_ program: ModelProgram) -> CenterRunner {
-    let runner = CenterRunner()
+  private init(center: any CenterDriver) {
+    self.center = center
+  }
+
+  static func run(_ program: ModelProgram, on kind: CenterKind) -> CenterRunner {
+    let runner = CenterRunner(center: kind.makeDriver())
     for operation in program.operations {
       runner.perform(operation)
       runner.recordState()
@@ -55,6 +40,7 @@ final class CenterRunner: @unchecked Sendable {
   }
 
   private func recordState() {
+    heldHandlers.append(Set(captures.filter { $0.value.capture != nil }.keys))
     guard let center else { return }
     events.append(
       .state(
@@ -85,12 +71,13 @@ final class CenterRunner: @unchecked Sendable {
   private func post<N: ModelNote>(_ note: N, sender: Int?) {
     guard let center, depth < ModelProgram.maximumDepth else { return }
     depth += 1
-    defer { depth -= 1 }
-    if let sender {
-      center.post(note, from: senders[sender])
-    } else {
-      center.post(note)
+    postsInProgress.append(callOrders.count)
+    callOrders.append([])
+    defer {
+      depth -= 1
+      postsInProgress.removeLast()
     }
+    center.post(note, sender: sender.map { senders[$0] })
   }
 
   private func observe<N: ModelNote>(
@@ -100,22 +87,15 @@ final class CenterRunner: @unchecked Sendable {
     let id = observersMade
     observersMade += 1
     let filter = sender.map { senders[$0] }
-    let handler: @Sendable (N) -> Void = { [weak self] note in self?.delivered(note, to: id, reactions: reactions) }
-    let ownedHandler: @Sendable (ModelOwner, N) -> Void = { _, note in handler(note) }
-    switch style {
-    case .token:
-      tokens[id] = center.observe(N.self, from: filter, handler)
-    case .onceToken:
-      tokens[id] = center.observeOnce(N.self, from: filter, handler)
-    case .owner:
-      let owner = ModelOwner()
-      owners[id] = owner
-      tokens[id] = center.observe(N.self, owner: owner, from: filter, ownedHandler)
-    case .onceOwner:
-      let owner = ModelOwner()
-      owners[id] = owner
-      tokens[id] = center.observeOnce(N.self, owner: owner, from: filter, ownedHandler)
+    let capture = HandlerCapture()
+    captures[id] = WeakCapture(capture: capture)
+    let handler: @MainActor @Sendable (N) -> Void = { [weak self] note in
+      capture.touch()
+      self?.delivered(note, to: id, reactions: reactions)
     }
+    let owner = style.hasOwner ? ModelOwner() : nil
+    owners[id] = owner
+    tokens[id] = center.observe(N.self, form: style, owner: owner, sender: filter, handler)
   }
 
   private func delivered<N: ModelNote>(_ note: N, to id: Int, reactions: [ModelProgram.Operation]) {
@@ -126,16 +106,20 @@ final class CenterRunner: @unchecked Sendable {
       }
       return
     }
-    events.append(.delivered(observer: id, N.kind, value: note.value, depth: depth))
+    if let post = postsInProgress.last { callOrders[post].append(id) }
+    let kind: ModelProgram.NoteKind = N.self == ModelPing.self ? .ping : .pong
+    events.append(.delivered(observer: id, kind, value: note.value, depth: depth))
     for reaction in reactions { perform(reaction) }
   }
 
   /// Lets the center go while tokens and owners are still held, then releases them: the center
   /// must deallocate at once, every token must turn inactive, and cancelling must be harmless.
   private func finish() {
-    weak let weakCenter = center
+    weak let weakCenter = center?.center
     center = nil
     if weakCenter != nil { problems.append("the center outlived its last reference") }
+    let held = captures.filter { $0.value.capture != nil }.keys.sorted()
+    if !held.isEmpty { problems.append("the handlers of \(held) outlived their center") }
     for (id, token) in tokens where token.isActive {
       problems.append("token #\(id) is still active after its center deallocated")
     }
@@ -145,4 +129,13 @@ final class CenterRunner: @unchecked Sendable {
     owners = [:]
     if anyOwner != nil { problems.append("an owner outlived the program's references") }
   }
+}
+
+/// What each handler of a program captures, so the runner sees whether the center still holds it.
+final class HandlerCapture: Sendable {
+  func touch() {}
+}
+
+struct WeakCapture {
+  weak var capture: HandlerCapture?
 }

@@ -13,16 +13,8 @@ struct ModelProgram: ShrinkableProgram {
     case pong
   }
 
-  /// How an observer is registered.
-  enum Style: Sendable, Hashable {
-    case token
-    case owner
-    case onceToken
-    case onceOwner
-
-    var hasOwner: Bool { self == .owner || self == .onceOwner }
-    var isOneShot: Bool { self == .onceToken || self == .onceOwner }
-  }
+  /// How an observer is registered: one of ``ObserveForm``'s forms that the center offers.
+  typealias Style = ObserveForm
 
   /// One operation; also what a handler does each time it is called (its reactions).
   indirect enum Operation: Sendable, Hashable, CustomStringConvertible {
@@ -75,8 +67,13 @@ struct ModelProgram: ShrinkableProgram {
     operations.enumerated().map { "  \($0.offset): \($0.element)" }.joined(separator: "\n")
   }
 
-  /// A random program of 4 to 16 operations.
+  /// A random program of 4 to 16 operations, with every form of observing.
   static func random(seed: UInt64) -> ModelProgram {
+    random(seed: seed, forms: ObserveForm.allCases)
+  }
+
+  /// A random program of 4 to 16 operations, observing with `forms` only (those a center offers).
+  static func random(seed: UInt64, forms: [ObserveForm]) -> ModelProgram {
     var generator = SeededGenerator(seed: seed)
     var operations: [Operation] = []
     var observersMade = 0
@@ -86,11 +83,13 @@ struct ModelProgram: ShrinkableProgram {
       case 0..<32:
         let reactionCount = generator.chance(50) ? 0 : Int.random(in: 1...3, using: &generator)
         let reactions = (0..<reactionCount).map { index in
-          randomReaction(value: 100 * (step + 1) + index, observersMade: observersMade, using: &generator)
+          randomReaction(
+            value: 100 * (step + 1) + index, observersMade: observersMade, forms: forms, using: &generator)
         }
         operations.append(
           .observe(
-            randomKind(&generator), randomStyle(&generator), sender: randomSender(&generator), reactions: reactions))
+            randomKind(&generator), randomStyle(forms, &generator), sender: randomSender(&generator),
+            reactions: reactions))
         observersMade += 1
       case 32..<68:
         operations.append(.post(randomKind(&generator), value: step, sender: randomSender(&generator)))
@@ -102,13 +101,13 @@ struct ModelProgram: ShrinkableProgram {
     return ModelProgram(operations: operations)
   }
 
-  private static func randomReaction(value: Int, observersMade: Int, using generator: inout SeededGenerator)
-    -> Operation
-  {
+  private static func randomReaction(
+    value: Int, observersMade: Int, forms: [ObserveForm], using generator: inout SeededGenerator
+  ) -> Operation {
     let target = Int.random(in: 0..<(observersMade + 3), using: &generator)
     switch Int.random(in: 0..<100, using: &generator) {
     case 0..<35: return .post(randomKind(&generator), value: value, sender: randomSender(&generator))
-    case 35..<60: return .observe(randomKind(&generator), randomStyle(&generator), sender: nil, reactions: [])
+    case 35..<60: return .observe(randomKind(&generator), randomStyle(forms, &generator), sender: nil, reactions: [])
     case 60..<85: return .cancel(id: target)
     case 85..<93: return .releaseOwner(id: target)
     default: return .releaseToken(id: target)
@@ -119,13 +118,16 @@ struct ModelProgram: ShrinkableProgram {
     generator.chance(75) ? .ping : .pong
   }
 
-  private static func randomStyle(_ generator: inout SeededGenerator) -> Style {
-    switch Int.random(in: 0..<100, using: &generator) {
-    case 0..<35: .token
-    case 35..<70: .owner
-    case 70..<85: .onceToken
-    default: .onceOwner
+  /// Owner-bound and token-bound forms about equally often, one-shots less often, as before the
+  /// main-actor forms were added.
+  private static func randomStyle(_ forms: [ObserveForm], _ generator: inout SeededGenerator) -> Style {
+    let weights = forms.map { $0.isOneShot ? 1 : 2 }
+    var pick = Int.random(in: 0..<weights.reduce(0, +), using: &generator)
+    for (form, weight) in zip(forms, weights) {
+      if pick < weight { return form }
+      pick -= weight
     }
+    return forms[0]
   }
 
   private static func randomSender(_ generator: inout SeededGenerator) -> Int? {

@@ -22,13 +22,15 @@ extension ShrinkableProgram {
 
 /// Runs the programs of `seeds` and records an issue, with the seed and a shrunk program, for each of
 /// the first three whose `mismatch` is not `nil`; a handful of shrunk examples says enough.
+///
+/// - Parameter make: The program of a seed; ``ShrinkableProgram/random(seed:)`` unless given.
 func checkRandomPrograms<Program: ShrinkableProgram>(
-  _: Program.Type, seeds: Range<UInt64>, sourceLocation: SourceLocation = #_sourceLocation,
-  mismatch: (Program) -> String?
+  _: Program.Type, seeds: Range<UInt64>, make: (UInt64) -> Program = Program.random(seed:),
+  sourceLocation: SourceLocation = #_sourceLocation, mismatch: (Program) -> String?
 ) {
   var failures = 0
   for seed in seeds {
-    let program = Program.random(seed: seed)
+    let program = make(seed)
     guard let found = mismatch(program) else { continue }
     failures += 1
     let shrunk = program.shrunk { mismatch($0) != nil }

@@ -14,6 +14,8 @@ extension FoundationNotificationBridge {
           ConversionFailures.report(N.self, name: N.name)
           return
         }
+        // Again: the conversion is user code, and may have cancelled this very observation.
+        guard registration.admitsDelivery() else { return }
         deliver(registration, value)
       }
       return .classic(observer)
@@ -28,21 +30,37 @@ extension FoundationNotificationBridge {
   ) -> ObserverToken {
     let registration = BridgedRegistration<N>(
       bridge: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    if admit(registration) { registration.install(install(registration)) }
-    return ObserverToken(registration: registration)
+    let token = ObserverToken(registration: registration)
+    let (admitted, sweepDue) = admit(registration)
+    guard admitted else { return token }
+    registration.install(install(registration))
+    if sweepDue { sweepDeadRegistrations() }
+    return token
   }
 
-  /// Lists `registration`; `false` (and ended) if its owner or sender was already deinitialising.
-  func admit<N>(_ registration: BridgedRegistration<N>) -> Bool {
+  /// Lists `registration`; not admitted (and ended) if its owner or sender was already
+  /// deinitialising. A sweep is due when the list has grown to its threshold.
+  func admit<N>(_ registration: BridgedRegistration<N>) -> (admitted: Bool, sweepDue: Bool) {
     guard !registration.startsDead else {
       registration.end()
-      return false
+      return (false, false)
     }
-    table.withLock { table in
+    let sweepDue = table.withLock { table in
       table.registrations[ObjectIdentifier(registration)] = (table.nextOrder, registration)
       table.nextOrder += 1
+      guard table.registrations.count >= table.sweepThreshold else { return false }
+      table.sweepThreshold = .max  // one sweep at a time
+      return true
     }
-    return true
+    return (true, sweepDue)
+  }
+
+  /// Ends the registrations whose owner or sender died unnoticed, so their Foundation observers
+  /// (and handlers) are released even when nothing is posted, and sets the next sweep. Unlocked:
+  /// it loads owners and ends registrations, either of which may run a `deinit`.
+  func sweepDeadRegistrations() {
+    let liveCount = endDeadRegistrationsAndListLiveOnes().count
+    table.withLock { $0.sweepThreshold = Swift.max(32, liveCount * 2) }
   }
 
   /// Drops `registration`, which has ended, from the list.

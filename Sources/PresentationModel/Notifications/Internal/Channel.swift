@@ -30,8 +30,11 @@ final class Channel {
   @usableFromInline @exclusivity(unchecked) private(set) var storage = EntryStorage(capacity: 4)
   /// Tombstoned or ended entries still in `storage`.
   @exclusivity(unchecked) private var endedCount = 0
-  /// At this many live entries, `append` asks for a sweep of entries whose owner or sender died
-  /// unnoticed (nobody posted since); doubled after each, so sweeping is amortised O(1).
+  /// At this many entries not known to have ended, `append` asks for a sweep of entries whose owner
+  /// or sender died unnoticed (nobody posted since). Set by ``sweepFinished(liveCount:)`` to twice
+  /// what the sweep found live (at least 32), so sweeping is amortised O(1) and dead entries never
+  /// outnumber twice the live ones plus 32. (Set from the count before the sweep, dead entries
+  /// included, it doubled at every sweep: a channel whose owners all died kept nearly all of them.)
   @exclusivity(unchecked) private var sweepThreshold = 32
 
   var count: Int { storage.count }
@@ -62,10 +65,14 @@ final class Channel {
     entry.registration.slot = storage.count
     (storage.entries + storage.count).initialize(to: entry)
     storage.count += 1
-    let live = storage.count - endedCount
-    guard live >= sweepThreshold else { return false }
-    sweepThreshold = Swift.max(32, live * 2)
+    guard storage.count - endedCount >= sweepThreshold else { return false }
+    sweepThreshold = .max  // one sweep at a time; `sweepFinished(liveCount:)` sets the next
     return true
+  }
+
+  /// Sets the next sweep once the one `append` asked for has ended the dead registrations it found.
+  func sweepFinished(liveCount: Int) {
+    sweepThreshold = Swift.max(32, liveCount * 2)
   }
 
   /// Releases the entry of `registration`, which has just ended, after unlocking.

@@ -24,8 +24,10 @@ extension TypedNotificationCenter {
   }
 
   /// Ends the registrations of the channel of `key` whose owner or sender died, so their entries
-  /// are reclaimed.
-  func pruneDeadRegistrations(of key: ObjectIdentifier) {
-    for registration in registrationsByLiveness(of: key).dead { registration.end() }
+  /// are reclaimed, and returns how many were live.
+  func pruneDeadRegistrations(of key: ObjectIdentifier) -> Int {
+    let (live, dead) = registrationsByLiveness(of: key)
+    for registration in dead { registration.end() }
+    return live.count
   }
 }

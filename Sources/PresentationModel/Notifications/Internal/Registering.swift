@@ -53,7 +53,10 @@ extension TypedNotificationCenter {
       return (reclaimed, sweepDue)
     }
     reclaimed.drop()
-    if sweepDue { pruneDeadRegistrations(of: key) }
+    if sweepDue {
+      let liveCount = pruneDeadRegistrations(of: key)
+      state.withLock { state in state.channels[key]?.sweepFinished(liveCount: liveCount) }
+    }
     return token
   }
 }
