@@ -78,6 +78,52 @@ import Testing
   }
 }
 
+/// The bridge's report of notifications that do not convert, counted where a user sees it: on
+/// standard error, in a child process.
+@Suite(.timeLimit(.minutes(1))) struct ConversionFailureReportTests {
+  #if DEBUG
+    @Test("a notification that does not convert is skipped on every form and reported once per type, on stderr")
+    func reportedOncePerTypeOnStandardError() async {
+      let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+        await MainActor.run {
+          let driver = BridgeDriver()
+          var tokens: [ObserverToken] = []
+          let owner = ModelOwner()
+          for form in driver.forms {
+            tokens.append(driver.observe(NeverConvertsA.self, form: form, owner: owner, sender: nil) { _ in exit(3) })
+            tokens.append(driver.observe(NeverConvertsB.self, form: form, owner: owner, sender: nil) { _ in exit(3) })
+          }
+          for _ in 0..<3 {
+            driver.notificationCenter.post(name: NeverConvertsA.name, object: nil)
+            driver.notificationCenter.post(name: NeverConvertsB.name, object: nil)
+          }
+          if tokens.contains(where: { !$0.isActive }) { exit(4) }
+          withExtendedLifetime(owner) {}
+        }
+      }
+      let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      let reports = output.split(separator: "\n").filter { $0.contains("skipped a Foundation notification") }
+      #expect(reports.count == 2, "one report per type, whatever the forms and posts:\n\(output)")
+      #expect(reports.contains { $0.contains("NeverConvertsA") } && reports.contains { $0.contains("NeverConvertsB") })
+    }
+  #endif
+}
+
+/// Foundation notifications that never convert.
+struct NeverConvertsA: ModelNote {
+  static var name: Notification.Name { Notification.Name("ReliabilityTests.NeverConvertsA") }
+  let value: Int
+  init(value: Int) { self.value = value }
+  init?(_ notification: Notification) { nil }
+}
+
+struct NeverConvertsB: ModelNote {
+  static var name: Notification.Name { Notification.Name("ReliabilityTests.NeverConvertsB") }
+  let value: Int
+  init(value: Int) { self.value = value }
+  init?(_ notification: Notification) { nil }
+}
+
 /// A Foundation notification whose conversion cancels the token in ``cancelling``.
 struct CancelledWhileConverting: ModelNote {
   static var name: Notification.Name { Notification.Name("ReliabilityTests.CancelledWhileConverting") }

@@ -4,33 +4,47 @@ import PresentationTestSupport
 import Testing
 
 /// Owners and senders whose `deinit` calls back into the center (cancels its own token, posts,
-/// observes), released on other threads while posts, registrations and cancellations run.
+/// observes, registers an observer it keeps), released on other threads while posts, registrations
+/// and cancellations run, on each of the three centers (``CenterKind``; on the main-actor center,
+/// posts and registrations go through the main queue, cancels and releases stay on the threads).
 ///
 /// This is the shape of the deadlock where the center, rebuilding a channel under its lock, loaded
 /// an owner weakly, the owner's last outside reference went away meanwhile, and the owner's
 /// `deinit` then ran on the rebuilding thread, still under the lock, and tried to take it again.
 /// The center must never drop a reference that could be the last one while it holds its lock.
 ///
-/// Size: 4 threads for `seconds` of wall-clock time (default 10; set `CALLBACK_DEINIT_STRESS_SECONDS`
-/// to run longer). Nothing is timed: the clock only bounds how much work is done. A deadlock ends
+/// Afterwards every owner and sender ran its `deinit`; one last post leaves no handler held (each
+/// captures a probe), so a post that finds an owner dead and does not end its registration fails;
+/// every observer a `deinit` registered receives that post, so a registration lost while the
+/// center was busy fails; and the center deallocates.
+///
+/// Size: 4 threads for `seconds` of wall-clock time per center (default 5; set
+/// `CALLBACK_DEINIT_STRESS_SECONDS` to run longer). Nothing is timed: the clock only bounds how much work is done. A deadlock ends
 /// the run through the watchdog, which prints every thread's stack and when the threads last made
 /// progress. Against the center that loaded owners under its lock, 20-second runs deadlocked in 2
 /// of 2 runs and 4-second runs in 0 of 3 (a debug build on two busy cores).
 @Suite struct CallbackDeinitStressTests {
   static var seconds: Int {
-    ProcessInfo.processInfo.environment["CALLBACK_DEINIT_STRESS_SECONDS"].flatMap(Int.init) ?? 10
+    ProcessInfo.processInfo.environment["CALLBACK_DEINIT_STRESS_SECONDS"].flatMap(Int.init) ?? 5
   }
 
   @Test(
-    "owners and senders whose deinit calls back, released on other threads, never deadlock",
-    .timeLimit(.minutes(5)))
-  func deinitsThatCallBackNeverDeadlock() async throws {
-    let center = TypedNotificationCenter()
-    let deinits = LockedBox(0)
-    let made = LockedBox(0)
+    "owners and senders whose deinit calls back, released on other threads, never deadlock and leave nothing",
+    .timeLimit(.minutes(5)), .serialized, arguments: CenterKind.allCases)
+  func deinitsThatCallBackNeverDeadlock(center kind: CenterKind) async throws {
+    let world = CallbackWorld()
+    weak let weakCenter = try await Self.run(on: kind.makeCallbackStressCenter(), kind: kind, world: world)
+    await drainMainQueue()
+    #expect(weakCenter == nil, "\(kind): the center outlived its last reference")
+  }
+
+  /// Runs the threads on `target`, checks what they left, and returns the center.
+  private static func run(
+    on target: any CallbackStressCenter, kind: CenterKind, world: CallbackWorld
+  ) async throws -> AnyObject {
     let seconds = Self.seconds
     let deadline = ContinuousClock.now + .seconds(seconds)
-    let standing = center.observe(StressChurn.self) { _ in }
+    let standing = await target.observeStanding()
     let start = ContinuousClock.now
     let lastProgress = LockedState(Duration.zero)
     let progress: @Sendable () -> String = {
@@ -38,16 +52,21 @@ import Testing
     }
 
     try await failingOnDeadlock(
-      "callback-deinit stress (\(seconds) s)", limit: .seconds(seconds + 60), progress: progress
+      "callback-deinit stress on \(kind) (\(seconds) s)", limit: .seconds(seconds + 60), progress: progress
     ) {
       await runOnThreads(4) { index in
         var round = 0
         // The clock is read every 64 rounds: it bounds the work, it is not what is tested.
         while !round.isMultiple(of: 64) || ContinuousClock.now < deadline {
           switch index {
-          case 0: Self.registerAndCancel(on: center, round: round)
-          case 1: Self.post(on: center, round: round)
-          default: Self.makeAndReleaseOwner(on: center, round: round, deinits: deinits, made: made)
+          case 0: target.registerAndCancel(round: round)
+          case 1: target.postCancellingMidDelivery(round: round)
+          default:
+            // Released at once, here, the sender on odd rounds before the owner.
+            let (owner, sender) = target.makeOwnerAndSender(world: world)
+            var inReleaseOrder = round.isMultiple(of: 2) ? [owner, sender] : [sender, owner]
+            inReleaseOrder.removeFirst()
+            inReleaseOrder.removeFirst()
           }
           round += 1
           if round.isMultiple(of: 64) {
@@ -56,83 +75,26 @@ import Testing
           }
         }
       }
+      await target.postFinally()
+      let counts = await target.counts()
       // Everything the threads made is gone: its registrations are not counted any more.
-      try #require(center.observerCount(for: StressChurn.self) == 1)
+      try #require(counts.churn == 1, "\(kind): \(counts.churn) observers of the churn, 1 expected")
+      #expect(counts.registrations == 1 + world.registeredFromDeinit.entries.count, "\(kind)")
     }
 
-    #expect(made.value > 0)
-    #expect(deinits.value == made.value, "every owner and sender ran its deinit")
-    #expect(center.observerCount(for: PostedFromDeinit.self) == 0)
-    #expect(center.registrations.count == 1)
+    let made = world.madeCount
+    let registeredFromDeinit = world.registeredFromDeinit.entries
+    #expect(made > 0)
+    #expect(world.deinitCount == made, "\(kind): every owner and sender ran its deinit")
+    #expect(
+      world.probes.aliveCount == 0,
+      "\(kind): \(world.probes.aliveCount) handlers of dead owners still held after a post reached them")
+    let lost = registeredFromDeinit.filter(\.isActive).count - world.deliveredToDeinitRegistrationsCount
+    #expect(
+      lost == 0,
+      "\(kind): \(lost) of the \(registeredFromDeinit.count) observers registered from a deinit are active but got no post")
+    for token in registeredFromDeinit { token.cancel() }
     withExtendedLifetime(standing) {}
-  }
-
-  /// Token-bound churn next to one standing observer: every few cancels rebuild the storage.
-  static func registerAndCancel(on center: TypedNotificationCenter, round: Int) {
-    let first = center.observe(StressChurn.self) { _ in }
-    let second = center.observe(StressChurn.self) { _ in }
-    if round.isMultiple(of: 2) { first.cancel() } else { second.cancel() }
-    withExtendedLifetime((first, second)) {}
-  }
-
-  /// Posts whose handler cancels another observer mid-delivery, so that tombstones are deferred
-  /// and applied when the post ends.
-  static func post(on center: TypedNotificationCenter, round: Int) {
-    let victim = center.observe(StressChurn.self) { _ in }
-    let canceller = center.observe(StressChurn.self) { _ in victim.cancel() }
-    center.post(StressChurn(round: round))
-    withExtendedLifetime(canceller) {}
-  }
-
-  /// Owners (and senders) that each hold a token-bound observation, registered with `owner:` (and
-  /// `from:`), and released at once, the sender on odd rounds before the owner.
-  static func makeAndReleaseOwner(
-    on center: TypedNotificationCenter, round: Int, deinits: LockedBox<Int>, made: LockedBox<Int>
-  ) {
-    var owner: CallingBackOwner? = CallingBackOwner(center: center, deinits: deinits)
-    var sender: CallingBackOwner? = CallingBackOwner(center: center, deinits: deinits)
-    made.withLock { $0 += 1 }
-    made.withLock { $0 += 1 }
-    if let owner, let sender {
-      center.observe(StressChurn.self, owner: owner) { owner, _ in owner.touch() }
-      center.observe(StressChurn.self, owner: owner, from: sender) { owner, _ in owner.touch() }
-      center.observeOnce(StressChurn.self, owner: sender) { sender, _ in sender.touch() }
-    }
-    if round.isMultiple(of: 2) {
-      owner = nil
-      sender = nil
-    } else {
-      sender = nil
-      owner = nil
-    }
-  }
-}
-
-struct StressChurn: TypedNotification {
-  let round: Int
-}
-
-struct PostedFromDeinit: TypedNotification {}
-
-/// An object whose deinit cancels its own token, posts and observes: every call takes the
-/// center's lock, so a deinit run under that lock deadlocks at once.
-final class CallingBackOwner: Sendable {
-  let center: TypedNotificationCenter
-  let deinits: LockedBox<Int>
-  let token: ObserverToken
-
-  init(center: TypedNotificationCenter, deinits: LockedBox<Int>) {
-    self.center = center
-    self.deinits = deinits
-    self.token = center.observe(StressChurn.self) { _ in }
-  }
-
-  func touch() {}
-
-  deinit {
-    token.cancel()
-    center.post(PostedFromDeinit())
-    center.observe(PostedFromDeinit.self) { _ in }.cancel()
-    deinits.withLock { $0 += 1 }
+    return target.center
   }
 }
