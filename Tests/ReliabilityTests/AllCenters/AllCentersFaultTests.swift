@@ -32,6 +32,37 @@ import Testing
     withExtendedLifetime(keep) {}
   }
 
+  /// A post from another thread enqueues a main-actor delivery; a cancel on the main actor before
+  /// it runs must stop it, on every main-actor form (the main-actor center cannot be posted to from
+  /// another thread).
+  @Test(
+    "a main-actor delivery enqueued from another thread is not called once cancelled, on every main-actor form",
+    arguments: [CenterKind.typed, .bridge])
+  func enqueuedMainActorDeliveryCancelledBeforeItRunsIsNotCalled(center kind: CenterKind) async throws {
+    let driver = kind.makeDriver()
+    let poster = try #require(driver as? any AnyThreadPosting)
+    for form in [ObserveForm.mainActorToken, .mainActorOwner] {
+      let owner = ModelOwner()
+      let calls = LockedBox(0)
+      let token = driver.observe(ModelPing.self, form: form, owner: owner, sender: nil) { _ in
+        calls.withLock { $0 += 1 }
+      }
+      // Blocks the main actor until the post returned: the delivery it enqueued cannot run yet.
+      onAnotherThread { poster.postFromAnyThread(ModelPing(value: 1)) }
+      token.cancel()
+      await drainMainQueue()
+      #expect(calls.value == 0, "\(kind), \(form): an enqueued delivery ran after cancel()")
+      // The same post, not cancelled, is delivered: the test can fail.
+      let kept = driver.observe(ModelPing.self, form: form, owner: owner, sender: nil) { _ in calls.withLock { $0 += 1 }
+      }
+      onAnotherThread { poster.postFromAnyThread(ModelPing(value: 2)) }
+      await drainMainQueue()
+      #expect(calls.value == 1, "\(kind), \(form): the enqueued delivery never ran")
+      kept.cancel()
+      withExtendedLifetime(owner) {}
+    }
+  }
+
   /// A cancel made while the bridge converts the Foundation notification (inside the type's
   /// `init?(_:)`, on the posting thread) must stop that very delivery, on every form; on the
   /// centers, a cancel made by an earlier observer's handler during the same post does.

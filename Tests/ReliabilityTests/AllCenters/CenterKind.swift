@@ -95,7 +95,12 @@ final class ModelSender: Sendable {}
   var registrationCount: Int { get }
 }
 
-@MainActor final class TypedCenterDriver: CenterDriver {
+/// A center that may be posted to from any thread (all but the main-actor center).
+protocol AnyThreadPosting: Sendable {
+  nonisolated func postFromAnyThread<N: ModelNote>(_ note: N)
+}
+
+@MainActor final class TypedCenterDriver: CenterDriver, AnyThreadPosting {
   let typed = TypedNotificationCenter()
   var center: AnyObject { typed }
   let forms: [ObserveForm] = ObserveForm.allCases
@@ -120,6 +125,8 @@ final class ModelSender: Sendable {}
   func post<N: ModelNote>(_ note: N, sender: ModelSender?) {
     if let sender { typed.post(note, from: sender) } else { typed.post(note) }
   }
+
+  nonisolated func postFromAnyThread<N: ModelNote>(_ note: N) { typed.post(note) }
 
   func observerCount<N: ModelNote>(for type: N.Type) -> Int { typed.observerCount(for: N.self) }
   var registrationCount: Int { typed.registrations.count }
@@ -150,7 +157,7 @@ final class ModelSender: Sendable {}
   var registrationCount: Int { mainActor.registrations.count }
 }
 
-@MainActor final class BridgeDriver: CenterDriver {
+@MainActor final class BridgeDriver: CenterDriver, AnyThreadPosting {
   let notificationCenter = NotificationCenter()
   let bridge: FoundationNotificationBridge
   var center: AnyObject { bridge }
@@ -178,6 +185,10 @@ final class ModelSender: Sendable {}
 
   func post<N: ModelNote>(_ note: N, sender: ModelSender?) {
     notificationCenter.post(name: N.name, object: sender, userInfo: note.userInfo)
+  }
+
+  nonisolated func postFromAnyThread<N: ModelNote>(_ note: N) {
+    notificationCenter.post(name: N.name, object: nil, userInfo: note.userInfo)
   }
 
   func observerCount<N: ModelNote>(for type: N.Type) -> Int { bridge.observerCount(for: N.self) }

@@ -92,7 +92,8 @@ import Testing
     let lost = registeredFromDeinit.filter(\.isActive).count - world.deliveredToDeinitRegistrationsCount
     #expect(
       lost == 0,
-      "\(kind): \(lost) of the \(registeredFromDeinit.count) observers registered from a deinit are active but got no post")
+      "\(kind): \(lost) of the \(registeredFromDeinit.count) observers registered from a deinit are active but got no post"
+    )
     for token in registeredFromDeinit { token.cancel() }
     withExtendedLifetime(standing) {}
     return target.center

@@ -16,7 +16,9 @@ final class CallbackWorld: Sendable {
 
   var madeCount: Int { made.load(ordering: .sequentiallyConsistent) }
   var deinitCount: Int { deinits.load(ordering: .sequentiallyConsistent) }
-  var deliveredToDeinitRegistrationsCount: Int { deliveredToDeinitRegistrations.load(ordering: .sequentiallyConsistent) }
+  var deliveredToDeinitRegistrationsCount: Int {
+    deliveredToDeinitRegistrations.load(ordering: .sequentiallyConsistent)
+  }
 }
 
 /// One center, as the callback-deinit stress drives it from any thread: through the center itself
@@ -29,8 +31,8 @@ protocol CallbackStressCenter: AnyObject, Sendable {
   func registerAndCancel(round: Int)
   /// Posts ``CallbackChurn`` to a victim and to a canceller that cancels the victim mid-delivery.
   func postCancellingMidDelivery(round: Int)
-  /// Makes an owner and a sender whose `deinit` calls back, each with owner-bound observers whose
-  /// handlers capture a probe of `world`.
+  /// Makes an owner and a sender whose `deinit` calls back (cancelling a token-bound observer made
+  /// with it), each with owner-bound observers; all their handlers capture one probe of `world`.
   func makeOwnerAndSender(world: CallbackWorld) -> (owner: CallingBackObject, sender: CallingBackObject)
   /// A `deinit`'s call back: posts, observes and cancels, and registers an observer of
   /// ``DeinitRegistered`` kept in `world`.
@@ -146,10 +148,15 @@ final class TypedCallbackStress: CallbackStressCenter {
   }
 
   func makeOwnerAndSender(world: CallbackWorld) -> (owner: CallingBackObject, sender: CallingBackObject) {
-    let owner = CallingBackObject(center: self, world: world, token: typed.observe(CallbackChurn.self) { _ in })
-    let sender = CallingBackObject(center: self, world: world, token: typed.observe(CallbackChurn.self) { _ in })
     let probe = world.probes.make()
-    typed.observe(CallbackChurn.self, owner: owner) { owner, _ in owner.touch() }
+    let owner = CallingBackObject(
+      center: self, world: world, token: typed.observe(CallbackChurn.self) { _ in probe.touch() })
+    let sender = CallingBackObject(
+      center: self, world: world, token: typed.observe(CallbackChurn.self) { _ in probe.touch() })
+    typed.observe(CallbackChurn.self, owner: owner) { owner, _ in
+      owner.touch()
+      probe.touch()
+    }
     typed.observe(CallbackChurn.self, owner: owner, from: sender) { owner, _ in probe.touch() }
     typed.observeOnce(CallbackChurn.self, owner: sender) { sender, _ in probe.touch() }
     return (owner, sender)
@@ -208,12 +215,15 @@ final class MainActorCallbackStress: CallbackStressCenter {
 
   func makeOwnerAndSender(world: CallbackWorld) -> (owner: CallingBackObject, sender: CallingBackObject) {
     MainQueueCheck.sync {
-      let owner = CallingBackObject(
-        center: self, world: world, token: mainActor.observe(CallbackChurn.self) { _ in })
-      let sender = CallingBackObject(
-        center: self, world: world, token: mainActor.observe(CallbackChurn.self) { _ in })
       let probe = world.probes.make()
-      mainActor.observe(CallbackChurn.self, owner: owner) { owner, _ in owner.touch() }
+      let owner = CallingBackObject(
+        center: self, world: world, token: mainActor.observe(CallbackChurn.self) { _ in probe.touch() })
+      let sender = CallingBackObject(
+        center: self, world: world, token: mainActor.observe(CallbackChurn.self) { _ in probe.touch() })
+      mainActor.observe(CallbackChurn.self, owner: owner) { owner, _ in
+        owner.touch()
+        probe.touch()
+      }
       mainActor.observe(CallbackChurn.self, owner: owner, from: sender) { _, _ in probe.touch() }
       mainActor.observeOnce(CallbackChurn.self, owner: sender) { _, _ in probe.touch() }
       return (owner, sender)
@@ -282,10 +292,15 @@ final class BridgeCallbackStress: CallbackStressCenter {
   }
 
   func makeOwnerAndSender(world: CallbackWorld) -> (owner: CallingBackObject, sender: CallingBackObject) {
-    let owner = CallingBackObject(center: self, world: world, token: bridge.observe(CallbackChurn.self) { _ in })
-    let sender = CallingBackObject(center: self, world: world, token: bridge.observe(CallbackChurn.self) { _ in })
     let probe = world.probes.make()
-    bridge.observe(CallbackChurn.self, owner: owner) { owner, _ in owner.touch() }
+    let owner = CallingBackObject(
+      center: self, world: world, token: bridge.observe(CallbackChurn.self) { _ in probe.touch() })
+    let sender = CallingBackObject(
+      center: self, world: world, token: bridge.observe(CallbackChurn.self) { _ in probe.touch() })
+    bridge.observe(CallbackChurn.self, owner: owner) { owner, _ in
+      owner.touch()
+      probe.touch()
+    }
     bridge.observe(CallbackChurn.self, object: sender, owner: owner) { _, _ in probe.touch() }
     bridge.observe(CallbackChurn.self, owner: sender) { _, _ in probe.touch() }
     return (owner, sender)
