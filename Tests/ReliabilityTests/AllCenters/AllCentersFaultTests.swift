@@ -50,13 +50,13 @@ import Testing
       // Blocks the main actor until the post returned: the delivery it enqueued cannot run yet.
       onAnotherThread { poster.postFromAnyThread(ModelPing(value: 1)) }
       token.cancel()
-      await drainMainQueue()
+      await drainMainQueue(rounds: 2)  // the post enqueued one block, before these
       #expect(calls.value == 0, "\(kind), \(form): an enqueued delivery ran after cancel()")
       // The same post, not cancelled, is delivered: the test can fail.
       let kept = driver.observe(ModelPing.self, form: form, owner: owner, sender: nil) { _ in calls.withLock { $0 += 1 }
       }
       onAnotherThread { poster.postFromAnyThread(ModelPing(value: 2)) }
-      await drainMainQueue()
+      await drainMainQueue(rounds: 2)  // the post enqueued one block, before these
       #expect(calls.value == 1, "\(kind), \(form): the enqueued delivery never ran")
       kept.cancel()
       withExtendedLifetime(owner) {}

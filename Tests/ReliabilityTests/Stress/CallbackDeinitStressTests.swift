@@ -56,17 +56,21 @@ import Testing
     ) {
       await runOnThreads(4) { index in
         var round = 0
+        var heldPairs: [CallingBackObject] = []
         // The clock is read every 64 rounds: it bounds the work, it is not what is tested.
         while !round.isMultiple(of: 64) || ContinuousClock.now < deadline {
           switch index {
           case 0: target.registerAndCancel(round: round)
           case 1: target.postCancellingMidDelivery(round: round)
           default:
-            // Released at once, here, the sender on odd rounds before the owner.
+            // Released here: on thread 2 at once, the sender on odd rounds before the owner; on
+            // thread 3 sixteen pairs at a time, so that a center that is rebuilding a channel (and
+            // loading its owners) meanwhile meets many releases at once.
             let (owner, sender) = target.makeOwnerAndSender(world: world)
-            var inReleaseOrder = round.isMultiple(of: 2) ? [owner, sender] : [sender, owner]
-            inReleaseOrder.removeFirst()
-            inReleaseOrder.removeFirst()
+            heldPairs.append(contentsOf: round.isMultiple(of: 2) ? [owner, sender] : [sender, owner])
+            if index == 2 || heldPairs.count >= 32 {
+              while !heldPairs.isEmpty { heldPairs.removeFirst() }
+            }
           }
           round += 1
           if round.isMultiple(of: 64) {
@@ -74,6 +78,7 @@ import Testing
             lastProgress.withLock { $0 = start.duration(to: now) }
           }
         }
+        heldPairs.removeAll()
       }
       await target.postFinally()
       let counts = await target.counts()

@@ -10,7 +10,7 @@ import PresentationModel
 /// - Parameter progress: Says how far the work got; printed with the message if the watchdog fires.
 func failingOnDeadlock<Result>(
   _ work: String, limit: Duration = .seconds(120), progress: @escaping @Sendable () -> String = { "" },
-  _ body: () async throws -> Result
+  isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
 ) async rethrows -> Result {
   let watchdog = DeadlockWatchdog(work: work, limit: limit, progress: progress)
   defer { watchdog.disarm() }

@@ -21,14 +21,18 @@ extension ShrinkableProgram {
 }
 
 /// Runs the programs of `seeds` and records an issue, with the seed and a shrunk program, for each of
-/// the first three whose `mismatch` is not `nil`; a handful of shrunk examples says enough.
+/// the first `failureLimit` (three) whose `mismatch` is not `nil`; a handful of shrunk examples says
+/// enough.
 ///
 /// - Parameter make: The program of a seed; ``ShrinkableProgram/random(seed:)`` unless given.
+/// - Returns: How many failed (at most `failureLimit`).
+@discardableResult
 func checkRandomPrograms<Program: ShrinkableProgram>(
-  _: Program.Type, seeds: Range<UInt64>, make: (UInt64) -> Program = Program.random(seed:),
+  _: Program.Type, seeds: Range<UInt64>, make: (UInt64) -> Program = Program.random(seed:), failureLimit: Int = 3,
   sourceLocation: SourceLocation = #_sourceLocation, mismatch: (Program) -> String?
-) {
+) -> Int {
   var failures = 0
+  guard failureLimit > 0 else { return 0 }
   for seed in seeds {
     let program = make(seed)
     guard let found = mismatch(program) else { continue }
@@ -41,8 +45,9 @@ func checkRandomPrograms<Program: ShrinkableProgram>(
       \(shrunk)
       Shrunk failure: \(mismatch(shrunk) ?? "none")
       """, sourceLocation: sourceLocation)
-    if failures == 3 { break }
+    if failures == failureLimit { break }
   }
+  return failures
 }
 
 /// The first event where a run of the real code (`actual`, from `actualSource`) and the model's
