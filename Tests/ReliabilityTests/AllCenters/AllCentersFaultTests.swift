@@ -106,7 +106,42 @@ import Testing
       #expect(calls.value == 0, "\(kind), \(form): called after its token was cancelled inside init?(_:)")
       withExtendedLifetime(owner) {}
     }
+    // The bridge's owner-bound form for Foundation's typed messages.
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), let bridge = driver as? BridgeDriver {
+      #expect(Self.mainActorMessageObserversThatCancelEachOtherAreCalledOnce(bridge), "\(kind), MainActorMessage")
+    }
   }
+}
+
+extension AllCentersFaultTests {
+  /// Two owner-bound observers of a Foundation `MainActorMessage` that cancel each other: whichever
+  /// Foundation calls first, the other is not called.
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+  static func mainActorMessageObserversThatCancelEachOtherAreCalledOnce(_ driver: BridgeDriver) -> Bool {
+    let owner = ModelOwner()
+    var calls = 0
+    var first: ObserverToken?
+    var second: ObserverToken?
+    first = driver.bridge.observe(ModelMessage.self, owner: owner) { _, _ in
+      calls += 1
+      second?.cancel()
+    }
+    second = driver.bridge.observe(ModelMessage.self, owner: owner) { _, _ in
+      calls += 1
+      first?.cancel()
+    }
+    driver.notificationCenter.post(ModelMessage(value: 1))
+    first?.cancel()
+    second?.cancel()
+    return calls == 1
+  }
+}
+
+/// A Foundation typed message, posted on the main actor.
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+struct ModelMessage: NotificationCenter.MainActorMessage {
+  typealias Subject = ModelSender
+  let value: Int
 }
 
 /// The bridge's report of notifications that do not convert, counted where a user sees it: on
