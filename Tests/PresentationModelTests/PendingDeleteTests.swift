@@ -206,14 +206,7 @@ private final class NodeWidget: Fadable {
   /// A scheduler that runs every action a little late, as a busy main queue does: each step is
   /// still timed from the start, so the lateness does not add up over the steps.
   @Test func lateStepsDoNotPushBackTheEnd() {
-    @MainActor final class LateScheduler: StepScheduler {
-      let clock = ManualStepScheduler()
-      var now: Duration { clock.now }
-      func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
-        clock.schedule(after: max(delay, .zero) + .microseconds(10), action)
-      }
-    }
-    let scheduler = LateScheduler()
+    let scheduler = LateStepScheduler(lateness: .microseconds(10))
     let pendingDelete = PendingDelete(duration: .milliseconds(50), steps: 1_000, scheduler: scheduler)
     let widget = RecordingWidget()
     pendingDelete.fadeOutAndDispose(widget)
@@ -228,14 +221,7 @@ private final class NodeWidget: Fadable {
   /// due every 0.5 µs. Run one at a time, each late, they ended after about 300 ms on the main
   /// queue; the steps already due when one runs are applied at once, as one.
   @Test func stepsAlreadyDueAreAppliedAtOnceSoAFadeOfManyStepsEndsOnTime() {
-    @MainActor final class LateScheduler: StepScheduler {
-      let clock = ManualStepScheduler()
-      var now: Duration { clock.now }
-      func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
-        clock.schedule(after: max(delay, .zero) + .microseconds(3), action)
-      }
-    }
-    let scheduler = LateScheduler()
+    let scheduler = LateStepScheduler(lateness: .microseconds(3))
     let pendingDelete = PendingDelete(duration: .milliseconds(50), steps: 100_000, scheduler: scheduler)
     let widget = RecordingWidget()
     pendingDelete.fadeOutAndDispose(widget)
@@ -284,5 +270,20 @@ private final class NodeWidget: Fadable {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("PendingDelete needs steps >= 1"), "stderr was: \(message)")
     #expect(message.contains("got steps: 0"))
+  }
+}
+
+/// Virtual time on which every action runs `lateness` after it is due, as on a busy main queue.
+@MainActor private final class LateStepScheduler: StepScheduler {
+  let clock = ManualStepScheduler()
+  let lateness: Duration
+  var now: Duration { clock.now }
+
+  init(lateness: Duration) {
+    self.lateness = lateness
+  }
+
+  func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
+    clock.schedule(after: max(delay, .zero) + lateness, action)
   }
 }

@@ -100,6 +100,16 @@ protocol AnyThreadPosting: Sendable {
   nonisolated func postFromAnyThread<N: ModelNote>(_ note: N)
 }
 
+/// `handler` as a handler of a center that calls it on the posting thread.
+///
+/// `MainActor.assumeIsolated`: every post of these suites is made on the main actor, and the typed
+/// center and a Foundation center call their (not main-actor) observers on the posting thread.
+func calledOnThePostingThread<N: ModelNote>(_ handler: @escaping @MainActor @Sendable (N) -> Void)
+  -> @Sendable (N) -> Void
+{
+  { note in MainActor.assumeIsolated { handler(note) } }
+}
+
 @MainActor final class TypedCenterDriver: CenterDriver, AnyThreadPosting {
   let typed = TypedNotificationCenter()
   var center: AnyObject { typed }
@@ -109,9 +119,7 @@ protocol AnyThreadPosting: Sendable {
     _ type: N.Type, form: ObserveForm, owner: ModelOwner?, sender: ModelSender?,
     _ handler: @escaping @MainActor @Sendable (N) -> Void
   ) -> ObserverToken {
-    // assumeIsolated: every post of these suites is made on the main actor, and the typed center
-    // calls a handler on the posting thread.
-    let call: @Sendable (N) -> Void = { note in MainActor.assumeIsolated { handler(note) } }
+    let call = calledOnThePostingThread(handler)
     switch form {
     case .token: return typed.observe(N.self, from: sender, call)
     case .onceToken: return typed.observeOnce(N.self, from: sender, call)
@@ -171,9 +179,7 @@ protocol AnyThreadPosting: Sendable {
     _ type: N.Type, form: ObserveForm, owner: ModelOwner?, sender: ModelSender?,
     _ handler: @escaping @MainActor @Sendable (N) -> Void
   ) -> ObserverToken {
-    // assumeIsolated: every post of these suites is made on the main actor, and a Foundation
-    // center calls its observers on the posting thread.
-    let call: @Sendable (N) -> Void = { note in MainActor.assumeIsolated { handler(note) } }
+    let call = calledOnThePostingThread(handler)
     switch form {
     case .token, .onceToken: return bridge.observe(N.self, object: sender, call)
     case .owner, .onceOwner: return bridge.observe(N.self, object: sender, owner: owner!) { _, note in call(note) }
