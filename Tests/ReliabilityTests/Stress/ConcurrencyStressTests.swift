@@ -14,19 +14,23 @@ import Testing
   static let operationsPerThread = 1_500
   static let echoObserverCount = 2
 
+  /// Three seeds on the typed center, two on the bridge (through a real Foundation center).
+  static let runs: [(CenterKind, UInt64)] = [
+    (.typed, 0x5EED_0001), (.typed, 0x5EED_0002), (.typed, 0x5EED_0003), (.bridge, 0x5EED_0001), (.bridge, 0x5EED_0002),
+  ]
+
   @Test(
     "4 threads × 1,500 random operations: deliveries, counts and lifetimes reconcile",
-    .timeLimit(.minutes(1)), .serialized,
-    arguments: [0x5EED_0001, 0x5EED_0002, 0x5EED_0003] as [UInt64])
-  func randomOperationsReconcile(seed: UInt64) async throws {
-    var center: TypedNotificationCenter? = TypedNotificationCenter()
+    .timeLimit(.minutes(1)), .serialized, arguments: runs)
+  func randomOperationsReconcile(center kind: CenterKind, seed: UInt64) async throws {
+    var center: (any RandomStressCenter)? = kind.makeRandomStressCenter()
     weak let weakCenter = center
     let world = StressWorld(center: try #require(center), echoObserverCount: Self.echoObserverCount)
     var echoTokens = (0..<Self.echoObserverCount).map { index in
-      center?.observe(StressEcho.self) { echo in world.handleEcho(echo, observer: index) }
+      center?.observeNote(StressEcho.self, once: false) { echo in world.handleEcho(echo, observer: index) }
     }
 
-    var results = try await failingOnDeadlock("stress run with seed \(seed)") {
+    var results = try await failingOnDeadlock("stress run on \(kind) with seed \(seed)") {
       await runOnThreads(Self.threadCount) { index in
         guard let center = world.center else { return }
         var thread = StressThread(world: world, center: center, index: index, seed: seed)
@@ -47,7 +51,7 @@ import Testing
     #expect(
       reconciliation.violations.isEmpty,
       """
-      seed \(seed): \(reconciliation.violations.count) violations, first ones:
+      \(kind), seed \(seed): \(reconciliation.violations.count) violations, first ones:
       \(reconciliation.violations.prefix(20).joined(separator: "\n"))
       """)
 
@@ -57,20 +61,20 @@ import Testing
       record.ends.isEmpty && record.ownerReleaseTicket == nil
         && !(record.kind.isOneShot && !record.deliveries.entries.isEmpty)
     }.count
-    #expect(center?.observerCount(for: StressPing.self) == expectedLive, "seed \(seed)")
-    #expect(center?.observerCount(for: StressEcho.self) == Self.echoObserverCount, "seed \(seed)")
-    #expect(center?.registrations.count == expectedLive + Self.echoObserverCount, "seed \(seed)")
+    #expect(center?.countObservers(of: StressPing.self) == expectedLive, "\(kind), seed \(seed)")
+    #expect(center?.countObservers(of: StressEcho.self) == Self.echoObserverCount, "\(kind), seed \(seed)")
+    #expect(center?.registrationCount == expectedLive + Self.echoObserverCount, "\(kind), seed \(seed)")
 
     // Releasing everything the test holds leaves nothing registered and no owner alive.
     world.releaseCancellables()
     results.removeAll()
     echoTokens.removeAll()
-    #expect(center?.observerCount(for: StressPing.self) == 0, "seed \(seed)")
-    #expect(center?.observerCount(for: StressEcho.self) == 0, "seed \(seed)")
-    #expect(center?.registrations.isEmpty == true, "seed \(seed)")
+    #expect(center?.countObservers(of: StressPing.self) == 0, "\(kind), seed \(seed)")
+    #expect(center?.countObservers(of: StressEcho.self) == 0, "\(kind), seed \(seed)")
+    #expect(center?.registrationCount == 0, "\(kind), seed \(seed)")
     let survivingOwners = world.owners.entries.filter { $0.owner != nil }.count
-    #expect(survivingOwners == 0, "seed \(seed): \(survivingOwners) owners outlived the test's references")
+    #expect(survivingOwners == 0, "\(kind), seed \(seed): \(survivingOwners) owners outlived the test's references")
     center = nil
-    #expect(weakCenter == nil, "seed \(seed): the center outlived its last reference")
+    #expect(weakCenter == nil, "\(kind), seed \(seed): the center outlived its last reference")
   }
 }

@@ -1,15 +1,18 @@
+import Foundation
 import PresentationModel
 import PresentationTestSupport
 
 /// The notification the stress threads post. `post` is the ticket drawn just before `post(_:)` was
 /// called, which identifies the post and orders it against every other recorded event.
-struct StressPing: TypedNotification {
+struct StressPing: StressNote {
+  static var name: Notification.Name { Notification.Name("ReliabilityTests.StressPing") }
   let post: Int
   let poster: Int
 }
 
 /// Posted from inside some handlers, nested in the delivery of the ping it echoes.
-struct StressEcho: TypedNotification {
+struct StressEcho: StressNote {
+  static var name: Notification.Name { Notification.Name("ReliabilityTests.StressEcho") }
   let post: Int
   let poster: Int
 }

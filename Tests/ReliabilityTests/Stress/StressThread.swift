@@ -5,16 +5,17 @@ import PresentationTestSupport
 ///
 /// Each of `operations` steps is one of: post (45 %), observe with a token, an owner or once
 /// (20 %), cancel any thread's cancellable observer (10 %), cancel one of its own (5 %), release one
-/// of its own tokens or owners (12 %), start or stop an async-sequence consumer (8 %).
+/// of its own tokens or owners (12 %), start or stop an async-sequence consumer (8 %). On a center
+/// without one-shots or sequences (the bridge), those steps observe by token or owner instead.
 struct StressThread {
   let world: StressWorld
-  let center: TypedNotificationCenter
+  let center: any RandomStressCenter
   let index: Int
   private var generator: SeededGenerator
   private var result = StressThreadResult()
   private var activeConsumer: StressConsumer?
 
-  init(world: StressWorld, center: TypedNotificationCenter, index: Int, seed: UInt64) {
+  init(world: StressWorld, center: any RandomStressCenter, index: Int, seed: UInt64) {
     self.world = world
     self.center = center
     self.index = index
@@ -38,7 +39,7 @@ struct StressThread {
 
   private mutating func post() {
     let ticket = world.clock.tick()
-    center.post(StressPing(post: ticket, poster: index))
+    center.postNote(StressPing(post: ticket, poster: index))
     result.posts.append(StressPost(ticket: ticket, endTicket: world.clock.tick(), poster: index))
   }
 
@@ -47,8 +48,8 @@ struct StressThread {
       switch Int.random(in: 0..<100, using: &generator) {
       case 0..<35: .token
       case 35..<70: .owner
-      case 70..<85: .onceToken
-      default: .onceOwner
+      case 70..<85: center.offersOneShots ? .onceToken : .token
+      default: center.offersOneShots ? .onceOwner : .owner
       }
     let behavior: StressObserver.Behavior =
       switch Int.random(in: 0..<100, using: &generator) {
@@ -62,20 +63,14 @@ struct StressThread {
     if kind.hasOwner {
       let owner = StressOwner(record: record, clock: world.clock)
       world.owners.record(WeakStressOwner(owner: owner))
-      let token =
-        kind.isOneShot
-        ? center.observeOnce(StressPing.self, owner: owner) { owner, ping in
-          world.handle(ping, by: record, owner: owner)
-        }
-        : center.observe(StressPing.self, owner: owner) { owner, ping in world.handle(ping, by: record, owner: owner) }
+      let token = center.observeNote(StressPing.self, once: kind.isOneShot, owner: owner) { owner, ping in
+        world.handle(ping, by: record, owner: owner)
+      }
       record.observed(at: world.clock.tick())
       world.addCancellable(record, token)
       result.slots.append(.owner(owner, token, record))
     } else {
-      let token =
-        kind.isOneShot
-        ? center.observeOnce(StressPing.self) { ping in world.handle(ping, by: record) }
-        : center.observe(StressPing.self) { ping in world.handle(ping, by: record) }
+      let token = center.observeNote(StressPing.self, once: kind.isOneShot) { ping in world.handle(ping, by: record) }
       record.observed(at: world.clock.tick())
       let shared = generator.chance(50)
       if shared { world.addCancellable(record, token) }
@@ -115,7 +110,9 @@ struct StressThread {
       stopConsumer(byTokenCancel: generator.chance(50))
       return
     }
-    let sequence = center.notifications(of: StressPing.self, bufferingPolicy: .unbounded)
+    // Only the typed center has async sequences; elsewhere this step observes instead.
+    guard let typed = center.typedCenter else { return observe() }
+    let sequence = typed.notifications(of: StressPing.self, bufferingPolicy: .unbounded)
     let createEnd = world.clock.tick()
     let received = LockedLog<StressPing>()
     let task = Task.detached {

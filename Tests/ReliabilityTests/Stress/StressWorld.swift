@@ -13,7 +13,7 @@ final class StressWorld: Sendable {
     let token: ObserverToken
   }
 
-  weak let center: TypedNotificationCenter?
+  weak let center: (any RandomStressCenter)?
   let clock = TicketClock()
   let observers = LockedLog<StressObserver>()
   let owners = LockedLog<WeakStressOwner>()
@@ -22,7 +22,7 @@ final class StressWorld: Sendable {
   private let cancellable = LockedState<[Cancellable]>([])
   private let nextID = Atomic<Int>(0)
 
-  init(center: TypedNotificationCenter, echoObserverCount: Int) {
+  init(center: any RandomStressCenter, echoObserverCount: Int) {
     self.center = center
     self.echoDeliveries = (0..<echoObserverCount).map { _ in LockedLog() }
   }
@@ -59,7 +59,7 @@ final class StressWorld: Sendable {
     case .record:
       break
     case .echo:
-      center?.post(StressEcho(post: ping.post, poster: ping.poster))
+      center?.postNote(StressEcho(post: ping.post, poster: ping.poster))
     case .cancelOther:
       cancel(chosenBy: mix(UInt64(ping.post), UInt64(record.id)), onThread: ping.poster)
     }
