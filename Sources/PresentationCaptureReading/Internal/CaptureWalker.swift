@@ -3,6 +3,7 @@
   enum MetadataKind {
     static let `class`: UInt = 0
     static let function: UInt = 0x302
+    static let existential: UInt = 0x303
     static let heapLocalVariable: UInt = 0x400
     static let heapGenericLocalVariable: UInt = 0x500
     /// Kinds above this are class metadata whose first word is an isa pointer.
@@ -39,15 +40,17 @@
       switch kind {
       case .box: return "var"
       case .closure: return nil
-      case .member(let label):
-        return (container.map(shortName) ?? "") + (label.map { "." + $0 } ?? "[\(index)]")
+      case .member:
+        return (container.map(shortName) ?? "") + (component ?? "")
       }
     }
 
-    /// The step as a holder path spells it after its root's type: `.field`, `[2]`.
+    /// The step as a holder path spells it after its root's type: `.field`, `[2]`, `.0` (a tuple's
+    /// unlabelled element, which `Mirror` labels `.0`).
     var component: String? {
       guard case .member(let label) = kind else { return nil }
-      return label.map { "." + $0 } ?? "[\(index)]"
+      guard let label else { return "[\(index)]" }
+      return label.hasPrefix(".") ? label : "." + label
     }
   }
 
@@ -157,6 +160,17 @@
           expandStoredFields(
             StoredFields.ofStruct(metadata), at: base, container: Value.self, link: link, namesFields: namesFields)
         }
+      case MetadataKind.existential:
+        // An existential that was itself put in an `Any` (a capture or property of type `Any` or
+        // `any P`, loaded generically): read the value it holds.
+        let inner = withUnsafeBytes(of: value) { bytes in
+          bytes.baseAddress.flatMap { Existential.contents(of: $0, metadata: metadata) }
+        }
+        if let inner {
+          expand(inner, link: link, namesFields: namesFields)
+        } else {
+          result.unreadValues += 1
+        }
       case MetadataKind.function:
         // Function type flags: the convention sits in bits 16-23; 0 is a thick Swift closure. The
         // closure (retained by `value`) keeps its context alive while it is read.
@@ -205,7 +219,6 @@
     /// collection costs no more than the bound.
     private mutating func expandChildren(of value: Any, link: Int, namesFields: Bool) {
       let mirror = Mirror(reflecting: value)
-      guard mirror.displayStyle != nil else { return }  // a leaf (number, string, metatype)
       let isWrapper = !namesFields || mirror.displayStyle == .optional
       let container = type(of: value)
       for (index, child) in mirror.children.enumerated() {
@@ -256,7 +269,12 @@
       let word = MemoryLayout<UInt>.size
       // HeapLocalVariableMetadata: kind, OffsetToFirstCapture (UInt32), CaptureDescription.
       let firstCapture = Int(metadata.load(fromByteOffset: word, as: UInt32.self))
-      guard let descriptor = metadata.load(fromByteOffset: 2 * word, as: UnsafeRawPointer?.self) else {
+      // An offset inside the object's header means the layout is computed at run time (a capture
+      // of a type whose size this module does not know, such as `AsyncStream.Continuation`): the
+      // walk does not guess it.
+      guard firstCapture >= 2 * word,
+        let descriptor = metadata.load(fromByteOffset: 2 * word, as: UnsafeRawPointer?.self)
+      else {
         result.unreadValues += 1
         return
       }
@@ -284,6 +302,9 @@
           offset += sizeOf(type)
         case .skipped(let size, let alignment):
           offset = (offset + alignment - 1) & ~(alignment - 1) + size
+        case .unreadWord:
+          result.unreadValues += 1
+          offset = (offset + word - 1) & ~(word - 1) + word
         case .box:
           offset = (offset + word - 1) & ~(word - 1)
           // The context (kept alive by the closure being expanded) holds the box, whose layout is

@@ -66,7 +66,12 @@
     /// Whether the nominal type of `metadata` is declared in the standard library (whose
     /// `customMirror`s, such as a collection's, are the library's code, not a user's).
     static func isStandardLibraryType(_ metadata: UnsafeRawPointer) -> Bool {
-      guard let descriptor = metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self) else { return false }
+      // Only value-type metadata (struct 0x200, enum 0x201, optional 0x202) has its descriptor in
+      // its second word; other kinds (tuples, existentials, functions) have none.
+      guard
+        (0x200...0x202).contains(metadata.load(as: UInt.self)),
+        let descriptor = metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self)
+      else { return false }
       return moduleName(of: descriptor) == "Swift"
     }
 
