@@ -36,9 +36,9 @@ import Testing
     #expect(survivor.typeName == "PresentationModelTestingTests.ClosureCycle")
     #expect(survivor.fileID == "PresentationModelTestingTests/LeakTrackerTests.swift")
     #expect(survivor.line == trackedLine)
-    // A closure capture is invisible to Mirror, and the report says where to look instead.
-    #expect(survivor.retainingPaths.isEmpty)
-    #expect(survivor.description.contains("closure"))
+    // The walk reads the captures of a closure stored in a property, and names the property.
+    #expect(survivor.retainingPaths == ["ClosureCycle.onChange, a closure that captures it"])
+    #expect(survivor.description.contains("Still held by ClosureCycle.onChange, a closure that captures it."))
     #expect(report.description.contains("LeakTrackerTests.swift:\(trackedLine)"))
   }
 
