@@ -64,7 +64,7 @@ private final class NodeWidget: Fadable {
       scheduler.advance(by: .nanoseconds(1))
       #expect(widget.opacity == expected, "after step \(index + 1)")
     }
-    #expect(scheduler.now == fade.duration)
+    #expect(scheduler.elapsedSinceOrigin == fade.duration)
     #expect(widget.disposeCount == 1)
     #expect(widget.opacityHistory == fade.expectedOpacities, "one write per step, nothing else")
     #expect(pendingDelete.pendingCount == 0)
@@ -146,7 +146,7 @@ private final class NodeWidget: Fadable {
     #expect(outcomes.outcomes == ["w disposed"])
     #expect(pendingDelete.pendingCount == 0)
     #expect(scheduler.pendingCount == 0)
-    #expect(scheduler.now == .zero)
+    #expect(scheduler.elapsedSinceOrigin == .zero)
   }
 
   @Test(.timeLimit(.minutes(1)))
@@ -196,10 +196,10 @@ private final class NodeWidget: Fadable {
     for step in 1...steps {
       let deadline = try #require(scheduler.nextDeadline, "step \(step) is scheduled")
       #expect(deadline == duration * step / steps, "step \(step) of \(steps)")
-      scheduler.advance(by: deadline - scheduler.now)
+      scheduler.advance(by: deadline - scheduler.elapsedSinceOrigin)
     }
     #expect(widget.disposeCount == 1)
-    #expect(scheduler.now == duration)
+    #expect(scheduler.elapsedSinceOrigin == duration)
     #expect(scheduler.pendingCount == 0)
   }
 
@@ -277,7 +277,7 @@ private final class NodeWidget: Fadable {
 @MainActor private final class LateStepScheduler: StepScheduler {
   let clock = ManualStepScheduler()
   let lateness: Duration
-  var now: Duration { clock.now }
+  var elapsedSinceOrigin: Duration { clock.elapsedSinceOrigin }
 
   init(lateness: Duration) {
     self.lateness = lateness

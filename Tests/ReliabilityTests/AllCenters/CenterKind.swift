@@ -76,7 +76,7 @@ struct ModelPong: ModelNote {
 /// An owner for owner-bound observers.
 final class ModelOwner: Sendable {}
 
-/// A sender for sender-filtered observers (the bridge's `object:`).
+/// A sender for sender-filtered observers (`from:`; the bridge posts it as the notification's `object`).
 final class ModelSender: Sendable {}
 
 /// One center, driven on the main actor through its public API.
@@ -181,11 +181,11 @@ func calledOnThePostingThread<N: ModelNote>(_ handler: @escaping @MainActor @Sen
   ) -> ObserverToken {
     let call = calledOnThePostingThread(handler)
     switch form {
-    case .token, .onceToken: return bridge.observe(N.self, object: sender, call)
-    case .owner, .onceOwner: return bridge.observe(N.self, object: sender, owner: owner!) { _, note in call(note) }
-    case .mainActorToken: return bridge.observeOnMainActor(N.self, object: sender, handler)
+    case .token, .onceToken: return bridge.observe(N.self, from: sender, call)
+    case .owner, .onceOwner: return bridge.observe(N.self, owner: owner!, from: sender) { _, note in call(note) }
+    case .mainActorToken: return bridge.observeOnMainActor(N.self, from: sender, handler)
     case .mainActorOwner:
-      return bridge.observeOnMainActor(N.self, object: sender, owner: owner!) { _, note in handler(note) }
+      return bridge.observeOnMainActor(N.self, owner: owner!, from: sender) { _, note in handler(note) }
     }
   }
 

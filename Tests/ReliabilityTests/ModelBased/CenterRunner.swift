@@ -23,6 +23,8 @@ import PresentationModel
   /// Programs are bounded (depth, length); far more handler calls than any of them can make means
   /// the center keeps delivering, so the run stops calling reactions and reports it.
   static let deliveryLimit = 20_000
+  /// How a problem about handlers still held begins.
+  static let heldHandlersProblem = "the handlers of"
   private var deliveryCount = 0
 
   private init(center: any CenterDriver) {
@@ -119,7 +121,7 @@ import PresentationModel
     center = nil
     if weakCenter != nil { problems.append("the center outlived its last reference") }
     let held = captures.filter { $0.value.capture != nil }.keys.sorted()
-    if !held.isEmpty { problems.append("the handlers of \(held) outlived their center") }
+    if !held.isEmpty { problems.append("\(Self.heldHandlersProblem) \(held) outlived their center") }
     for (id, token) in tokens where token.isActive {
       problems.append("token #\(id) is still active after its center deallocated")
     }

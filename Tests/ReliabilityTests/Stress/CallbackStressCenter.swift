@@ -301,7 +301,7 @@ final class BridgeCallbackStress: CallbackStressCenter {
       owner.touch()
       probe.touch()
     }
-    bridge.observe(CallbackChurn.self, object: sender, owner: owner) { _, _ in probe.touch() }
+    bridge.observe(CallbackChurn.self, owner: owner, from: sender) { _, _ in probe.touch() }
     bridge.observe(CallbackChurn.self, owner: sender) { _, _ in probe.touch() }
     return (owner, sender)
   }
