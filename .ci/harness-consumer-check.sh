@@ -53,9 +53,9 @@ file="HarnessConsumerTests/ObserverLeakTests.swift"
 expect "owner captured, local center: failure at the observe line" \
   "ObserverLeakTests.swift:${observe_lines[0]}:"
 expect "owner captured, local center: the registration-time message" \
-  "The handler passed to observe(_:owner:) at $file:${observe_lines[0]} captures its owner, a ListModel"
+  "The handler passed to TypedNotificationCenter.observe(_:owner:) at $file:${observe_lines[0]} captures its owner, a ListModel"
 expect "owner captured, default center: the registration-time message" \
-  "The handler passed to observe(_:owner:) at $file:${observe_lines[1]} captures its owner, a ListModel"
+  "The handler passed to TypedNotificationCenter.observe(_:owner:) at $file:${observe_lines[1]} captures its owner, a ListModel"
 expect "owner captured, default center: the leak report names the handler" \
   "Held by the handler of Refresh observed by ListModel at $file:${observe_lines[1]}, posting thread, which captures it."
 expect "token handler capturing its token holder: named, with the cycle" \

@@ -83,7 +83,9 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     #expect(log.entries == ["meter 512"])
   }
 
-  @Test func askingForTheCountAlsoRemovesTheObserverOfADeadOwner() throws {
+  /// Queries only read, as on the centers: the observer of a dead owner stays installed (its
+  /// handler alive) until a post reaches it or a registration's sweep finds it.
+  @Test func queriesChangeNothingAndALaterRegistrationSweepRemovesTheObserverOfADeadOwner() throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handler = LeakTracker()
@@ -93,7 +95,12 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     _ = consume probe
     owner = nil
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
-    expectReleased(handler, "the handler was released")
+    #expect(bridge.registrations.isEmpty)
+    #expect(handler.liveCount == 1, "asking ended nothing: the Foundation observer still holds the handler")
+    // The 32nd registration reaches the sweep threshold.
+    let tokens = (1..<32).map { _ in bridge.observe(CacheTrimmed.self) { _ in } }
+    expectReleased(handler, "the sweep ended the dead owner's observation, removing its Foundation observer")
+    #expect(bridge.observerCount(for: CacheTrimmed.self) == tokens.count)
   }
 
   @Test func tokenBoundObservationEndsWhenCancelledOrReleased() {
