@@ -70,8 +70,11 @@ extension ObservationRegistry {
     #if DEBUG
       RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
       if registration.flags.contains(.hasOwner), let owner = registration.owner {
+        // A main-actor handler boxed to be released on the main queue is scanned as the caller's.
+        let handler = handler()
         OwnerCaptureCheck.check(
-          owner: owner, handler: handler(), center: registryName, form: form, fileID: fileID, line: line)
+          owner: owner, handler: (handler as? any MainActorReleasedValue)?.anyValue ?? handler, center: registryName,
+          form: form, fileID: fileID, line: line)
       }
     #endif
     // An owner or sender already deinitialising cannot be referenced weakly: the weak load is nil
