@@ -77,8 +77,14 @@ extension FoundationNotificationBridge: ObservationRegistry {
   /// Drops the entry of `registration`, which has ended, and removes its Foundation observer (with
   /// it, the block and the handler), after unlocking.
   func detach(_ registration: RegistrationCore) {
-    let removed = table.withLock { $0.entries.removeValue(forKey: ObjectIdentifier(registration)) }
-    removed?.observation?.remove(from: notificationCenter)
+    let (released, observation) = table.withLock { table in
+      var released = ReleasedAfterUnlock()
+      let removed = table.entries.removeValue(forKey: ObjectIdentifier(registration))
+      if let removed { released.keep(value: removed) }
+      return (released, removed?.observation)
+    }
+    observation?.remove(from: notificationCenter)
+    released.drop()
   }
 
   func unendedRegistrations(of notificationType: ObjectIdentifier?) -> [RegistrationCore] {
@@ -103,13 +109,15 @@ extension FoundationNotificationBridge: ObservationRegistry {
   /// Removes every entry (the bridge is deinitialising) and their Foundation observers, then ends
   /// each registration (it has no registry left to detach from).
   func endAll() {
-    let taken = table.withLock { table in
-      defer { table.entries = [:] }
-      return Array(table.entries.values)
+    let (released, taken) = table.withLock { table in
+      var released = ReleasedAfterUnlock()
+      let taken = Array(table.entries.values)
+      released.keep(value: table.entries)
+      table.entries = [:]
+      return (released, taken)
     }
-    for entry in taken {
-      entry.observation?.remove(from: notificationCenter)
-      entry.registration.end()
-    }
+    for entry in taken { entry.observation?.remove(from: notificationCenter) }
+    released.drop()
+    for entry in taken { entry.registration.end() }
   }
 }
