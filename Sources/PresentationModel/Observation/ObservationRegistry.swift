@@ -114,10 +114,16 @@ extension ObservationRegistry {
   /// Ends the registrations of `notificationType` (every type when `nil`) whose owner or sender
   /// died unnoticed, so that the center releases their handlers: the sweep a center runs after its
   /// storage has grown, outside its lock.
-  func endDeadRegistrations(of notificationType: ObjectIdentifier?) {
-    for registration in unendedRegistrations(of: notificationType) where !registration.isLive {
-      registration.end()
+  ///
+  /// - Returns: How many registrations it found live, from which the center sets its next sweep
+  ///   (twice that, at least 32: dead registrations never outnumber twice the live ones plus 32).
+  @discardableResult
+  func endDeadRegistrations(of notificationType: ObjectIdentifier?) -> Int {
+    var liveCount = 0
+    for registration in unendedRegistrations(of: notificationType) {
+      if registration.isLive { liveCount += 1 } else { registration.end() }
     }
+    return liveCount
   }
 
   /// `items` sorted by the name of their registration's notification type, keeping their order

@@ -64,8 +64,8 @@ extension FoundationNotificationBridge {
     }
     orphaned?.remove(from: notificationCenter)
     if sweepDue {
-      endDeadRegistrations(of: nil)
-      table.withLock { table in table.sweepThreshold = Swift.max(32, table.entries.count * 2) }
+      let liveCount = endDeadRegistrations(of: nil)
+      table.withLock { table in table.sweepThreshold = Swift.max(32, liveCount * 2) }
     }
     return token
   }

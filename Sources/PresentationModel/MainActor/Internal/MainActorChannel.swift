@@ -53,8 +53,10 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
   @usableFromInline @exclusivity(unchecked) var needsSweep = false
   /// Ended entries still in `entries`.
   private var endedCount = 0
-  /// At this many entries, the next registration also sweeps entries whose owner or sender died
-  /// unnoticed (nobody posted since).
+  /// At this many entries not known to have ended, `append` asks for a sweep of entries whose owner
+  /// or sender died unnoticed (nobody posted since); `.max` while the sweep runs, then twice what it
+  /// found live (at least 32, `sweepFinished(liveCount:)`), so dead entries never outnumber twice
+  /// the live ones plus 32.
   private var sweepThreshold = 32
 
   override var registrations: [RegistrationCore] { entries.map(\.registration) }
@@ -73,18 +75,18 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
   /// - Returns: `true` when the channel has grown enough since its last sweep that the center
   ///   should look for registrations whose owner or sender died unnoticed (after this mutation:
   ///   the look loads owners, which may run their `deinit`).
-  func append(
-    _ registration: RegistrationCore, handler: MainActorHandler<N>, into released: inout ReleasedAfterUnlock
-  ) -> Bool {
-    var sweepDue = false
-    if readers == 0 && entries.count >= sweepThreshold {
-      compact(into: &released)
-      sweepThreshold = Swift.max(32, entries.count * 2)
-      sweepDue = true
-    }
+  func append(_ registration: RegistrationCore, handler: MainActorHandler<N>) -> Bool {
     registration.slot = entries.count
     entries.append(MainActorEntry(registration: registration, handler: handler))
-    return sweepDue
+    guard entries.count - endedCount >= sweepThreshold else { return false }
+    sweepThreshold = .max  // one sweep at a time
+    return true
+  }
+
+  /// Sets the next sweep once the one `append` asked for has ended the dead registrations it found
+  /// (their tombstones compact the entries, or the last reader does).
+  func sweepFinished(liveCount: Int) {
+    sweepThreshold = Swift.max(32, liveCount * 2)
   }
 
   override var isRead: Bool { readers > 0 }

@@ -10,7 +10,6 @@ extension MainActorNotificationCenter {
       in: self, owner: owner, sender: sender, flags: flags.union(.mainActor), fileID: fileID, line: line)
     let token = ObserverToken(registration: registration)
     guard admit(registration, handler: userHandler(), form: form, fileID: fileID, line: line) else { return token }
-    var released = ReleasedAfterUnlock()
     let key = ObjectIdentifier(N.self)
     let channel: MainActorChannel<N>
     if let existing = channels[key] {
@@ -19,9 +18,13 @@ extension MainActorNotificationCenter {
       channel = MainActorChannel<N>()
       channels[key] = channel
     }
-    let sweepDue = channel.append(registration, handler: handler, into: &released)
-    released.drop()  // after every mutation is over
-    if sweepDue { endDeadRegistrations(of: key) }
+    let sweepDue = channel.append(registration, handler: handler)
+    if sweepDue {
+      let liveCount = endDeadRegistrations(of: key)
+      if let swept = channels[key] {
+        unsafeDowncast(swept, to: MainActorChannel<N>.self).sweepFinished(liveCount: liveCount)
+      }
+    }
     return token
   }
 
