@@ -87,8 +87,8 @@ forms=(
   "mainActorObserveOnce|MainActorNotificationCenter|observeOnce(_:owner:)|main actor, one-shot"
   "bridgeObserve|FoundationNotificationBridge|observe(_:owner:)|posting thread"
   "bridgeObserveOnMainActor|FoundationNotificationBridge|observeOnMainActor(_:owner:)|main actor"
-  "bridgeMainActorMessage|FoundationNotificationBridge|observe(_:of:owner:)|main actor"
-  "bridgeAsyncMessage|FoundationNotificationBridge|observe(_:of:owner:)|task"
+  "bridgeMainActorMessage|FoundationNotificationBridge|observe(_:owner:from:)|main actor"
+  "bridgeAsyncMessage|FoundationNotificationBridge|observe(_:owner:from:)|task"
 )
 for entry in "${forms[@]}"; do
   IFS='|' read -r id center form delivery <<<"$entry"

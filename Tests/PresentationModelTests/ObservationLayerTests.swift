@@ -25,6 +25,7 @@ import Testing
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let owner = RecentPages()
+    let sendableOwner = SendableOwner()
     let released = LockedBox<Bool?>(nil)
     var calls = 0
     _ = OnMainQueue.isCurrent  // tag the main queue before another thread asks
@@ -35,7 +36,7 @@ import Testing
       token = bridge.observeOnMainActor(CacheTrimmed.self) { [probe] _ in withExtendedLifetime(probe) { calls += 1 } }
       postTrimmed(1, to: foundation)
     case .ownerBound:
-      token = bridge.observeOnMainActor(CacheTrimmed.self, owner: owner) { [probe] _, _ in
+      token = bridge.observeOnMainActor(CacheTrimmed.self, owner: sendableOwner) { [probe] _, _ in
         withExtendedLifetime(probe) { calls += 1 }
       }
       postTrimmed(1, to: foundation)
@@ -51,7 +52,7 @@ import Testing
     await drainMainQueue()
     #expect(released.value == true, "the handler was released on the main queue")
     #expect(bridge.registrations.isEmpty)
-    withExtendedLifetime(owner) {}
+    withExtendedLifetime((owner, sendableOwner)) {}
   }
 
   /// An owner released while the main-actor center rebuilds a channel: its `deinit` registers a
@@ -109,6 +110,8 @@ import Testing
     }
   #endif
 }
+
+private final class SendableOwner: Sendable {}
 
 /// An owner whose deinit registers a new observer on the center that held it, and keeps its token.
 @MainActor

@@ -68,22 +68,22 @@ public final class FoundationNotificationBridge: Sendable {
   ///
   /// - Parameters:
   ///   - type: The notification type; its `name` is observed and its `init?(_:)` converts.
-  ///   - object: When given, only notifications posted with this very object are delivered (the
-  ///     Foundation center filters); the observation ends when the object deinitialises. Never
-  ///     retained.
   ///   - owner: The object whose lifetime bounds the observation. Never retained.
+  ///   - sender: When given, only notifications posted with this very object (Foundation's
+  ///     `object:`) are delivered (the Foundation center filters); the observation ends when the
+  ///     sender deinitialises. Never retained.
   ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
   ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   ///   - handler: Runs on the thread that posted.
   /// - Returns: A token that can end the observation early; discarding it does not end it.
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject? = nil, owner: Owner,
+    _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, object: object, owner: owner, flags: [], fileID: fileID, line: line, form: "observe(_:owner:)",
+      N.self, object: sender, owner: owner, flags: [], fileID: fileID, line: line, form: "observe(_:owner:)",
       handler: handler
     ) { registration, value in
       guard let owner = registration.ownerForDelivery() else { return }
@@ -94,12 +94,12 @@ public final class FoundationNotificationBridge: Sendable {
   /// Calls `handler` on the posting thread with each `type` notification posted to the Foundation
   /// center, until the returned token is cancelled or released.
   public func observe<N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject? = nil,
+    _ type: N.Type, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, object: object, owner: nil, flags: [], fileID: fileID, line: line, form: "observe(_:)", handler: handler
+      N.self, object: sender, owner: nil, flags: [], fileID: fileID, line: line, form: "observe(_:)", handler: handler
     ) { _, value in
       handler(value)
     }
@@ -108,23 +108,24 @@ public final class FoundationNotificationBridge: Sendable {
   // MARK: Classic notifications, on the main actor
 
   /// Calls `handler` on the main actor with `owner` and each `type` notification, for as long as
-  /// `owner` lives. The owner need not be `Sendable`.
+  /// `owner` lives. Callable from any thread, like
+  /// ``TypedNotificationCenter/observeOnMainActor(_:owner:from:fileID:line:_:)``: the owner is
+  /// `Sendable` (a `@MainActor` class is), since the bridge holds it where any thread may read it.
   ///
   /// A notification posted on the main actor is delivered before `post` returns; one posted
   /// elsewhere is converted there and enqueued on the main queue, and not delivered if the
   /// observation ended before it runs.
-  @MainActor
   @discardableResult
-  public func observeOnMainActor<Owner: AnyObject, N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject? = nil, owner: Owner,
+  public func observeOnMainActor<Owner: AnyObject & Sendable, N: FoundationNotification>(
+    _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
-    _ handler: @escaping @MainActor (Owner, N) -> Void
+    _ handler: @escaping @MainActor @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     // Boxed: Foundation may release its block on any thread; the box releases the handler on the
-    // main queue.
+    // main queue, as the centers release main-actor handlers.
     let call = MainActorReleased(handler)
     return observeClassic(
-      N.self, object: object, owner: owner, flags: .mainActor, fileID: fileID, line: line,
+      N.self, object: sender, owner: owner, flags: .mainActor, fileID: fileID, line: line,
       form: "observeOnMainActor(_:owner:)", handler: call
     ) { registration, value in
       MainQueue.runOnMainActor {
@@ -135,17 +136,17 @@ public final class FoundationNotificationBridge: Sendable {
   }
 
   /// Calls `handler` on the main actor with each `type` notification until the returned token is
-  /// cancelled or released; delivery as in ``observeOnMainActor(_:object:owner:fileID:line:_:)``.
-  @MainActor
+  /// cancelled or released; delivery as in ``observeOnMainActor(_:owner:from:fileID:line:_:)``.
+  /// Callable from any thread.
   public func observeOnMainActor<N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject? = nil,
+    _ type: N.Type, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
-    _ handler: @escaping @MainActor (N) -> Void
+    _ handler: @escaping @MainActor @Sendable (N) -> Void
   ) -> ObserverToken {
     // Boxed, as in the owner-bound form.
     let call = MainActorReleased(handler)
     return observeClassic(
-      N.self, object: object, owner: nil, flags: .mainActor, fileID: fileID, line: line,
+      N.self, object: sender, owner: nil, flags: .mainActor, fileID: fileID, line: line,
       form: "observeOnMainActor(_:)", handler: call
     ) { registration, value in
       MainQueue.runOnMainActor {
@@ -163,9 +164,9 @@ public final class FoundationNotificationBridge: Sendable {
   ///
   /// - Parameters:
   ///   - type: A `NotificationCenter.MainActorMessage` type.
-  ///   - subject: When given, only messages posted with this subject are delivered; the observation
-  ///     ends when the subject deinitialises. Never retained.
   ///   - owner: The object whose lifetime bounds the observation. Never retained.
+  ///   - subject: When given, only messages posted with this subject (Foundation's `of:`) are
+  ///     delivered; the observation ends when the subject deinitialises. Never retained.
   ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
   ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   ///   - handler: Runs on the main actor.
@@ -173,7 +174,7 @@ public final class FoundationNotificationBridge: Sendable {
   @MainActor
   @discardableResult
   public func observe<Owner: AnyObject, M: NotificationCenter.MainActorMessage>(
-    _ type: M.Type, of subject: M.Subject? = nil, owner: Owner,
+    _ type: M.Type, owner: Owner, from subject: M.Subject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (Owner, M) -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
@@ -181,7 +182,7 @@ public final class FoundationNotificationBridge: Sendable {
     let call = MainActorReleased(handler)
     return register(
       M.self, owner: owner, sender: subject, flags: .mainActor, fileID: fileID, line: line,
-      form: "observe(_:of:owner:)", handler: call
+      form: "observe(_:owner:from:)", handler: call
     ) { registration in
       let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
         guard let owner = registration.ownerForDelivery() else { return }
@@ -200,12 +201,12 @@ public final class FoundationNotificationBridge: Sendable {
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, M: NotificationCenter.AsyncMessage>(
-    _ type: M.Type, of subject: M.Subject? = nil, owner: Owner,
+    _ type: M.Type, owner: Owner, from subject: M.Subject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, M) async -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
     register(
-      M.self, owner: owner, sender: subject, flags: .task, fileID: fileID, line: line, form: "observe(_:of:owner:)",
+      M.self, owner: owner, sender: subject, flags: .task, fileID: fileID, line: line, form: "observe(_:owner:from:)",
       handler: handler
     ) { registration in
       let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
