@@ -69,9 +69,11 @@ package enum LiveRegistries {
   package static func registrationSnapshots() -> [RegistrationSnapshot] {
     let onMainQueue = MainQueue.isCurrent
     // The main-actor registries first: the wait for the main queue must not prolong the copies of
-    // the other registries' handlers (a test may be waiting for a handler's captures to go).
+    // the other registries' handlers (a test may be waiting for a handler's captures to go). No
+    // wait at all when there is none.
+    let hasMainActorRegistries = entries.withLock { entries in entries.values.contains(where: \.readsOnMainActor) }
     var copied =
-      onMainQueue
+      onMainQueue || !hasMainActorRegistries
       ? []
       : MainQueue.valueOnMainActor {
         entries.withLock { entries in entries.values.filter(\.readsOnMainActor).flatMap { $0.copyRegistrations() } }
