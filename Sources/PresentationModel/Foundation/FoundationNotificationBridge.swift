@@ -105,6 +105,62 @@ public final class FoundationNotificationBridge: Sendable {
     }
   }
 
+  // MARK: Classic notifications, once
+
+  /// Calls `handler` on the posting thread with the next `type` notification only, then ends the
+  /// observation (removing its Foundation observer).
+  ///
+  /// Exactly one call happens even when several threads post at once. Releasing or cancelling the
+  /// token before a notification arrives ends it without a call.
+  ///
+  /// ```swift
+  /// import Foundation
+  ///
+  /// struct Launched: FoundationNotification {
+  ///   static var name: Notification.Name { Notification.Name("Launched") }
+  ///   init?(_ notification: Notification) {}
+  /// }
+  ///
+  /// let bridge = FoundationNotificationBridge(NotificationCenter())
+  /// let token = bridge.observeOnce(Launched.self) { _ in print("launched") }
+  /// bridge.notificationCenter.post(name: Launched.name, object: nil)  // prints once
+  /// bridge.notificationCenter.post(name: Launched.name, object: nil)  // nothing
+  /// withExtendedLifetime(token) {}
+  /// ```
+  public func observeOnce<N: FoundationNotification>(
+    _ type: N.Type, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: Int = #line,
+    _ handler: @escaping @Sendable (N) -> Void
+  ) -> ObserverToken {
+    observeClassic(
+      N.self, object: sender, owner: nil, flags: .oneShot, fileID: fileID, line: line, form: "observeOnce(_:)",
+      handler: handler
+    ) { registration, value in
+      // The delivery that sets the ended state first is the one call; it ends the observation after.
+      guard registration.beginEnding() else { return }
+      handler(value)
+      registration.finishEnding()
+    }
+  }
+
+  /// Calls `handler` on the posting thread with `owner` and the next `type` notification only, then
+  /// ends the observation; it also ends if `owner` deinitialises first.
+  @discardableResult
+  public func observeOnce<Owner: AnyObject & Sendable, N: FoundationNotification>(
+    _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: Int = #line,
+    _ handler: @escaping @Sendable (Owner, N) -> Void
+  ) -> ObserverToken {
+    observeClassic(
+      N.self, object: sender, owner: owner, flags: .oneShot, fileID: fileID, line: line,
+      form: "observeOnce(_:owner:)", handler: handler
+    ) { registration, value in
+      guard let owner = registration.ownerForDelivery(), registration.beginEnding() else { return }
+      handler(unsafeDowncast(owner, to: Owner.self), value)
+      registration.finishEnding()
+    }
+  }
+
   // MARK: Classic notifications, on the main actor
 
   /// Calls `handler` on the main actor with `owner` and each `type` notification, for as long as
