@@ -37,6 +37,14 @@
       let isFileBacked: Bool
     }
 
+    /// Whether objects come from glibc's `malloc`, whose chunk headers the validation reads: not
+    /// under AddressSanitizer or ThreadSanitizer, whose allocators replace it.
+    static let allocatorIsGlibc: Bool = {
+      let process = dlopen(nil, RTLD_NOW)
+      defer { if let process { dlclose(process) } }
+      return dlsym(process, "__asan_init") == nil && dlsym(process, "__tsan_init") == nil
+    }()
+
     static func holders(of target: UnsafeRawPointer, maximumHolders: Int) -> Result {
       let regions = readRegions()
       var result = Result()
@@ -65,12 +73,19 @@
       return result
     }
 
+    /// A region larger than this is not read: no allocator arena is (glibc's are 64 MiB), and the
+    /// sanitizers reserve terabytes of shadow memory as anonymous writable mappings.
+    static let largestRegion: UInt = 1 << 30
+    /// The most the scan reads in all.
+    static let mostBytes = 4 << 30
+
     /// Addresses of the words equal to `value` in every writable anonymous region.
     private static func hits(of value: UInt, in regions: [Region], result: inout Result) -> [UInt] {
       var found: [UInt] = []
       let chunkWords = 1 << 17  // 1 MiB
       var buffer = [UInt](repeating: 0, count: chunkWords)
-      for region in regions where region.isWritableAnonymous {
+      for region in regions where region.isWritableAnonymous && region.end - region.start <= largestRegion {
+        guard result.scannedBytes < mostBytes else { break }
         var address = region.start
         while address < region.end {
           let words = min(chunkWords, Int((region.end - address) / UInt(MemoryLayout<UInt>.size)))

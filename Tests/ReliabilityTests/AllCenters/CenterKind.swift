@@ -169,7 +169,7 @@ func calledOnThePostingThread<N: ModelNote>(_ handler: @escaping @MainActor @Sen
   let notificationCenter = NotificationCenter()
   let bridge: FoundationNotificationBridge
   var center: AnyObject { bridge }
-  let forms: [ObserveForm] = [.token, .owner, .mainActorToken, .mainActorOwner]
+  let forms: [ObserveForm] = ObserveForm.allCases
 
   init() {
     bridge = FoundationNotificationBridge(notificationCenter)
@@ -181,8 +181,10 @@ func calledOnThePostingThread<N: ModelNote>(_ handler: @escaping @MainActor @Sen
   ) -> ObserverToken {
     let call = calledOnThePostingThread(handler)
     switch form {
-    case .token, .onceToken: return bridge.observe(N.self, from: sender, call)
-    case .owner, .onceOwner: return bridge.observe(N.self, owner: owner!, from: sender) { _, note in call(note) }
+    case .token: return bridge.observe(N.self, from: sender, call)
+    case .onceToken: return bridge.observeOnce(N.self, from: sender, call)
+    case .owner: return bridge.observe(N.self, owner: owner!, from: sender) { _, note in call(note) }
+    case .onceOwner: return bridge.observeOnce(N.self, owner: owner!, from: sender) { _, note in call(note) }
     case .mainActorToken: return bridge.observeOnMainActor(N.self, from: sender, handler)
     case .mainActorOwner:
       return bridge.observeOnMainActor(N.self, owner: owner!, from: sender) { _, note in handler(note) }
