@@ -63,6 +63,33 @@ import Testing
     #expect(!report.hasLeaks, "\(report)")
   }
 
+  /// Every shape of `ShapeCorpusTests`, captured by a real owner-bound handler (the debug-build
+  /// registration check walks it, up to its limit of 8 unremarkable registrations per `observe`
+  /// line) and then read by the report (which walks every live handler): the target, alive and
+  /// tracked, is named as held by that handler exactly when the shape holds it and the walk can
+  /// read it.
+  @Test(arguments: ShapeCorpusTests.shapes)
+  func theReportReadsTheShapeInAHandler(_ shape: ShapeCorpusTests.Shape) throws {
+    let center = TypedNotificationCenter()
+    let tracker = LeakTracker()
+    let owner = Owner()
+    let model = ShapeCorpusTests.Model()
+    // nonisolated(unsafe): the handler is never called (nothing is posted); the value is only read
+    // by the walk, on this thread.
+    nonisolated(unsafe) let value = shape.make(model, "label")
+    let token = center.observe(Ping.self, owner: owner) { _, _ in _ = value }
+    tracker.track(model)
+    let report = tracker.checkForLeaks(timeout: .zero)
+    let survivor = try #require(report.survivors.first, "the model is alive: the test holds it")
+    if shape.outcome == .found {
+      #expect(survivor.retainingObservers.count == 1, "\(survivor)")
+    } else {
+      #expect(survivor.retainingObservers.isEmpty, "\(survivor)")
+    }
+    token.cancel()
+    shape.release(value)
+  }
+
   // MARK: Observers, one per center
 
   struct Ping: TypedNotification {}
