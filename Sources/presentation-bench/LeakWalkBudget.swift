@@ -77,7 +77,9 @@ enum LeakWalkBudget {
     #if DEBUG
       lines.append("Leak walk budgets, debug build (the registration-time check runs).")
     #else
-      lines.append("WARNING: release build; the registration-time check is compiled out. Run `swift run presentation-bench --leak-walk`.")
+      lines.append(
+        "WARNING: release build; the registration-time check is compiled out. "
+          + "Run `swift run presentation-bench --leak-walk`.")
     #endif
     let center = TypedNotificationCenter()
     let owner = Owner()
@@ -95,7 +97,8 @@ enum LeakWalkBudget {
     }
     let shapes = shapes()
     let baseline = medianMicroseconds(shapes[0], runs: 201)
-    lines.append(String(format: "observe + cancel, handler capturing an Int and a String: %.1f µs (baseline)", baseline))
+    lines.append(
+      String(format: "observe + cancel, handler capturing an Int and a String: %.1f µs (baseline)", baseline))
     var worst = 0.0
     for shape in shapes.dropFirst() {
       let added = medianMicroseconds(shape, runs: 51) - baseline
