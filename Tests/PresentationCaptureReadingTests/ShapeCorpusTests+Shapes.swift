@@ -10,7 +10,9 @@ import Foundation
 /// FBRetainCycleSwiftDetectorTests.swift (`testABITraversal_*`: weak-only, unowned-only and mixed
 /// classes, structs with weak fields, inheritance chains).
 extension ShapeCorpusTests {
-  static let shapes: [Shape] = genericShapes + functionShapes + systemShapes + storageShapes + isolationShapes
+  static let shapes: [Shape] =
+    genericShapes + functionShapes + systemShapes + storageShapes + isolationShapes
+    + layoutShapes
 
   // MARK: Generics, packs, existentials, metatypes, actors
 
@@ -392,4 +394,44 @@ extension ShapeCorpusTests {
   ]
 
   static func makeOpaque(_ model: Model) -> some Refreshing { Wrapper(model: model) }
+
+  // MARK: Layouts: noncopyable fields, generic superclasses, boxed existentials
+
+  static let layoutShapes: [Shape] = [
+    Shape(name: "an object with Mutex and Atomic fields, the Mutex holding the target", outcome: .silentlyMissed) {
+      model, label in
+      let holder = MutexHolder(model: model)
+      return { _ = (holder, label) }
+    },
+    Shape(name: "an object holding a TypedNotificationCenter and the target", outcome: .found) { model, label in
+      let holder = CenterHolder(model: model)
+      return { _ = (holder, label) }
+    },
+    Shape(name: "a subclass of a generic class, the target in the parent's field", outcome: .found) {
+      model, label in
+      let child = GenericChild(model)
+      return { _ = (child, label) }
+    },
+    Shape(name: "a large struct boxed in an existential", outcome: .found) { model, label in
+      let boxed: any Refreshing = LargeRefreshing(model: model)
+      return { _ = (boxed, label) }
+    },
+    Shape(name: "an Any holding a closure", outcome: .found) { model, label in
+      let any: Any = { _ = model }
+      return { _ = (any, label) }
+    },
+    Shape(name: "a struct of Foundation fields then the target", outcome: .found) { model, label in
+      let fields = ResilientFields(model: model)
+      return { _ = (fields, label) }
+    },
+    Shape(name: "a struct with a dead weak existential", outcome: .notHeld) { _, label in
+      var holder = WeakExistential()
+      do {
+        let gone = Conforming(model: nil)
+        holder.bound = gone
+      }
+      let copy = holder
+      return { _ = (copy, label) }
+    },
+  ]
 }

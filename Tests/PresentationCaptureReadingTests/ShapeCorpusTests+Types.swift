@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import PresentationModel
+import Synchronization
 
 /// The types the shapes are made of.
 extension ShapeCorpusTests {
@@ -233,5 +235,49 @@ extension ShapeCorpusTests {
   final class WeakLetHolder {
     weak let model: Model?
     init(model: Model) { self.model = model }
+  }
+
+  // MARK: Noncopyable fields, generic superclasses, boxed existentials
+
+  /// A class with a noncopyable field: the walk must not copy it (its type has no copy).
+  final class MutexHolder: Sendable {
+    let state: Mutex<Model?>
+    let count = Atomic<Int>(0)
+    init(model: Model) { state = Mutex(model) }
+  }
+
+  final class CenterHolder {
+    let center = TypedNotificationCenter()
+    let model: Model
+    init(model: Model) { self.model = model }
+  }
+
+  class GenericParent<Value> {
+    let parentValue: Value
+    init(_ value: Value) { parentValue = value }
+  }
+
+  final class GenericChild: GenericParent<Model> {
+    let own = "own"
+  }
+
+  /// Five words: too big for an existential's inline buffer, so boxed out of line.
+  struct LargeRefreshing: Refreshing {
+    let a = 1
+    let b = 2
+    let c = 3
+    let d = 4
+    let model: Model
+  }
+
+  struct ResilientFields {
+    let url = URL(fileURLWithPath: "/")
+    let date = Date(timeIntervalSince1970: 0)
+    let data = Data([1])
+    let model: Model
+  }
+
+  struct WeakExistential {
+    weak var bound: (any ClassBound)?
   }
 }
