@@ -181,8 +181,12 @@ import Testing
   /// What the report may say of a leak through a center whose registrations it does not read yet
   /// (on this branch, it reads only `TypedNotificationCenter`s': it finds the survivor, with neither a
   /// path nor an observer): whatever it says must be right.
+  /// With `PRESENTATION_MODEL_HEAP_SCAN=1`, the heap scan may name the center's own storage instead
+  /// (`an untracked MainActorChannel<Tick>.entries[2] (found by scanning the heap)`).
   private static func expectNothingWrong(in survivor: LeakReport.Survivor, observeLine: Int) {
-    for path in survivor.retainingPaths { #expect(path.hasPrefix("Document.token"), "\(survivor)") }
+    for path in survivor.retainingPaths {
+      #expect(path.hasPrefix("Document.token") || path.hasSuffix("(found by scanning the heap)"), "\(survivor)")
+    }
     for observer in survivor.retainingObservers {
       #expect(observer.registration.line == observeLine, "\(survivor)")
       #expect(observer.capture == "captures it", "\(survivor)")
