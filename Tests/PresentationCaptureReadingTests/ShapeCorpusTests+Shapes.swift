@@ -143,7 +143,7 @@ extension ShapeCorpusTests {
       let payload = MultiPayload.closure { _ = model }
       return { _ = (payload, label) }
     },
-    Shape(name: "a Task whose result is the target", outcome: .silentlyMissed) { model, label in
+    Shape(name: "a Task whose result is the target", outcome: .unread) { model, label in
       let task = Task { model }
       return { _ = (task, label) }
     },
@@ -398,7 +398,7 @@ extension ShapeCorpusTests {
   // MARK: Layouts: noncopyable fields, generic superclasses, boxed existentials
 
   static let layoutShapes: [Shape] = [
-    Shape(name: "an object with Mutex and Atomic fields, the Mutex holding the target", outcome: .silentlyMissed) {
+    Shape(name: "an object with Mutex and Atomic fields, the Mutex holding the target", outcome: .unread) {
       model, label in
       let holder = MutexHolder(model: model)
       return { _ = (holder, label) }
