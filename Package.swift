@@ -32,7 +32,10 @@ let package = Package(
     .target(name: "NodeEditorExample", dependencies: ["PresentationModel"], path: "Sources/Examples/NodeEditor"),
     .executableTarget(
       name: "presentation-demo",
-      dependencies: ["PresentationModel", "TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample"]),
+      dependencies: [
+        "PresentationModel", "PresentationModelDiagnostics", "TouchTrackerExample", "SettingsMenuExample",
+        "NodeEditorExample",
+      ]),
     .testTarget(
       name: "ExamplesTests",
       dependencies: [

@@ -47,14 +47,15 @@ struct DemoOptions: Equatable {
 
     Plays the three examples of PresentationModel, TouchTracker, NodeEditor and SettingsMenu, with
     real Dispatch timing, then prints a lifecycle report: live instances per type, live observer
-    registrations with the line that made them, and survivors. Exits 0 when nothing leaked, 1 when
-    something did, 2 on bad arguments.
+    registrations with the line that made them, and survivors with what holds each, in the words of
+    the leak harness. Exits 0 when nothing leaked, 1 when something did, 2 on bad arguments.
 
     What each example prevents:
     \(Scenario.allCases.map { "  \($0.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))\($0.preventedBug)" }.joined(separator: "\n"))
 
     Options:
-      --scenario <name>  touchtracker, nodeeditor, settingsmenu (or settings) or all (default: all)
+      --scenario <name>  touchtracker, nodeeditor, settingsmenu (or settings) or all, in any case
+                         (default: all)
       --slow             fade over \(slowFadeMilliseconds / 1_000) s in \(slowSteps) steps, slow enough to watch
       --fade-ms <n>      how long a widget takes to fade out, in milliseconds, 1...60000 (default: 600)
       --steps <n>        how many opacity steps a fade takes, 1...1000 (default: 12)
@@ -107,9 +108,10 @@ struct DemoOptions: Equatable {
         options.steps = try number(for: argument, in: 1...1_000)
       case "--scenario":
         let name = try value(for: argument)
-        if name == "all" {
+        let key = name.lowercased()
+        if key == "all" {
           options.scenarios = Scenario.allCases
-        } else if let scenario = Scenario(rawValue: name == "settings" ? "settingsmenu" : name) {
+        } else if let scenario = Scenario(rawValue: key == "settings" ? "settingsmenu" : key) {
           options.scenarios = [scenario]
         } else {
           throw ParseError(
