@@ -1,12 +1,16 @@
+import Foundation
 import PresentationModel
 import PresentationModelDiagnostics
 
-/// One run of the demo: the shared notification center, the ledger of everything made, and the
+/// One run of the demo: the shared notification centers, the ledger of everything made, and the
 /// console the scenarios narrate to.
 @MainActor
 final class DemoRun {
   let options: DemoOptions
   let center = TypedNotificationCenter()
+  /// The main-actor center and the bridge to `NotificationCenter.default`, for SyncStatus.
+  let mainActorCenter = MainActorNotificationCenter()
+  let bridge = FoundationNotificationBridge(NotificationCenter.default)
   let ledger = LifecycleLedger()
   var console = Console()
   /// Where `--leak` keeps the observation whose handler holds a deleted widget: the kind of
@@ -26,6 +30,7 @@ final class DemoRun {
       case .touchtracker: playTouchTracker()
       case .nodeeditor: await playNodeEditor()
       case .settingsmenu: playSettings()
+      case .syncstatus: await playSyncStatus()
       }
       console.line()
     }
@@ -50,7 +55,7 @@ final class DemoRun {
   /// of what they made; returns whether it is clean.
   private func report() async -> Bool {
     let leaks = await ledger.check()
-    let registrations = center.registrations
+    let registrations = center.registrations + mainActorCenter.registrations + bridge.registrations
     heading("Lifecycle report")
     say("objects tracked: \(leaks.trackedCount)")
     say("live instances per type:")

@@ -15,7 +15,7 @@ import Testing
 
   @Test func noArgumentsPlayEveryScenarioAtTheDefaultPace() throws {
     let options = try DemoOptions.parse([])
-    #expect(options.scenarios == [.touchtracker, .nodeeditor, .settingsmenu])
+    #expect(options.scenarios == [.touchtracker, .nodeeditor, .settingsmenu, .syncstatus])
     #expect(options.fadeMilliseconds == 600 && options.steps == 12)
     #expect(!options.leak && !options.showHelp)
   }
@@ -45,7 +45,7 @@ import Testing
     #expect(message == "\(option) is given twice; give each option once")
   }
 
-  @Test(arguments: ["touchtracker", "settings", "settingsmenu"])
+  @Test(arguments: ["touchtracker", "settings", "settingsmenu", "syncstatus"])
   func leakWithAScenarioThatDeletesNoWidgetIsAnError(scenario: String) throws {
     let message = try #require(Self.parseError(["--leak", "--scenario", scenario]))
     #expect(message.hasPrefix("--leak keeps a deleted NodeEditor widget alive, but "))
@@ -77,7 +77,10 @@ import Testing
   }
 
   @Test(arguments: [
-    (["--scenario", "seeds"], "unknown scenario 'seeds'; choose touchtracker, nodeeditor, settingsmenu or all"),
+    (
+      ["--scenario", "seeds"],
+      "unknown scenario 'seeds'; choose touchtracker, nodeeditor, settingsmenu, syncstatus or all"
+    ),
     (["--fade-ms", "0"], "--fade-ms must be a whole number in 1...60000, got '0'"),
     (["--steps"], "--steps needs a value"),
     (["--fast"], "unknown argument '--fast'"),
@@ -88,10 +91,12 @@ import Testing
 
   @Test func theHelpNamesEachExampleAndTheBugItPrevents() {
     for scenario in DemoOptions.Scenario.allCases {
-      #expect(DemoOptions.usage.contains("  \(scenario.rawValue)"))
+      #expect(DemoOptions.usage.contains("  \(scenario.exampleName)"))
       #expect(DemoOptions.usage.contains(scenario.preventedBug))
+      #expect(DemoOptions.usage.contains("(\(scenario.centers))"))
     }
-    #expect(DemoOptions.usage.contains("TouchTracker, NodeEditor and SettingsMenu"))
+    #expect(DemoOptions.usage.contains("TouchTracker, NodeEditor, SettingsMenu and\nSyncStatus"))
+    #expect(DemoOptions.usage.contains("through FoundationNotificationBridge into MainActorNotificationCenter"))
     #expect(!DemoOptions.usage.lowercased().contains("seed"))
   }
 
