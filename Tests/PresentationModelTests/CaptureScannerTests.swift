@@ -1,3 +1,4 @@
+import PresentationCaptureReading
 import PresentationModel
 import Testing
 
@@ -203,101 +204,6 @@ import Testing
     #expect(scan(center, for: model, followObjects: true) == ["captures it through WeakHelper.model"])
     #expect(scan(center, for: model, followObjects: false).isEmpty)
     token.cancel()
-  }
-
-  // Two shapes that made the debug-build `observe` call abort, found by outside testing (issue 21):
-  // a handler capturing a parameter pack (the runtime's resolver traps with "Pack expansion count
-  // type should be a pack"), and a captured struct whose `unowned let` outlived its object (`Mirror`
-  // loads the field and traps with "Attempted to read an unowned reference"). Each test below would
-  // abort the test process on the code before the fix.
-
-  struct HoldsUnowned: Sendable {
-    unowned let model: Model
-  }
-
-  struct HoldsWeak: @unchecked Sendable {
-    // @unchecked Sendable: never mutated after init.
-    weak var model: Model?
-  }
-
-  struct HoldsUnownedUnsafe: @unchecked Sendable {
-    // @unchecked Sendable: never mutated after init; the referent outlives every read.
-    unowned(unsafe) let model: Model
-  }
-
-  struct Generic<Value: Sendable>: Sendable {
-    let value: Value
-    let count: Int
-  }
-
-  private func registerCapturingPack<each Value: Sendable>(
-    _ center: TypedNotificationCenter, owner: Model, alsoCapturingOwner: Bool, _ values: repeat each Value
-  ) {
-    if alsoCapturingOwner {
-      center.observe(Ping.self, owner: owner) { _, _ in _ = (owner, (repeat each values)) }
-    } else {
-      center.observe(Ping.self, owner: owner) { _, _ in _ = (repeat each values) }
-    }
-  }
-
-  @Test func readsNoFurtherThanAParameterPackAndNeverAborts() {
-    let center = TypedNotificationCenter()
-    let model = Model()
-    registerCapturingPack(center, owner: model, alsoCapturingOwner: false, 1, "two", Unrelated())
-    #expect(scan(center, for: model, followObjects: true).isEmpty)
-    let unread = center.registrationSnapshots.map {
-      CaptureScanner.scan($0.handler, for: [ObjectIdentifier(model)], followObjects: false).unreadValues
-    }
-    #expect(unread == [1], "the pack is counted as unread, not guessed at")
-  }
-
-  @Test func findsTheOwnerCapturedBeforeAParameterPack() {
-    let center = TypedNotificationCenter()
-    let model = Model()
-    registerCapturingPack(center, owner: model, alsoCapturingOwner: true, 1, Unrelated())
-    #expect(scan(center, for: model, followObjects: false) == ["captures it"])
-  }
-
-  @Test func skipsAnUnownedStoredPropertyWhoseObjectIsGoneWithoutReadingIt() {
-    let center = TypedNotificationCenter()
-    let model = Model()
-    var holder: HoldsUnowned?
-    do {
-      let gone = Model()
-      holder = HoldsUnowned(model: gone)
-    }
-    let dangling = holder
-    // The registration-time check walks the captured struct here.
-    center.observe(Ping.self, owner: model) { _, _ in _ = dangling }
-    #expect(scan(center, for: model, followObjects: true).isEmpty)
-  }
-
-  @Test(arguments: ["weak", "unowned", "unowned(unsafe)"])
-  func doesNotReportAStructThatHoldsTheOwnerWithoutOwningIt(_ ownership: String) {
-    let center = TypedNotificationCenter()
-    let model = Model()
-    switch ownership {
-    case "weak":
-      let holder = HoldsWeak(model: model)
-      center.observe(Ping.self, owner: model) { _, _ in _ = holder }
-    case "unowned":
-      let holder = HoldsUnowned(model: model)
-      center.observe(Ping.self, owner: model) { _, _ in _ = holder }
-    default:
-      let holder = HoldsUnownedUnsafe(model: model)
-      center.observe(Ping.self, owner: model) { _, _ in _ = holder }
-    }
-    #expect(scan(center, for: model, followObjects: true).isEmpty, "\(ownership)")
-  }
-
-  @Test func namesTheOwnerInAGenericStructsField() {
-    let center = TypedNotificationCenter()
-    let model = Model()
-    let wrapped = Generic(value: Pair(model: model, count: 1), count: 2)
-    center.observe(Ping.self, owner: model) { _, _ in _ = wrapped }
-    #expect(
-      scan(center, for: model, followObjects: false)
-        == ["captures it through Generic<Pair>.value → Pair.model"])
   }
 
   /// Scans every live registration of `center` for `model`.

@@ -227,7 +227,4 @@
   func shortName(of type: Any.Type) -> String {
     String(describing: type)
   }
-
-/// The layout of each capture type met so far, by the address of its mangled name (reflection
-/// metadata lives as long as the binary image that holds it), so that each name is resolved once
 #endif

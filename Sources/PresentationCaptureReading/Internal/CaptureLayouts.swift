@@ -1,19 +1,13 @@
 #if !canImport(ObjectiveC)
+  /// The layout of each capture type met so far, by the address of its mangled name (reflection
+  /// metadata lives as long as the binary image that holds it), so that each name is resolved once.
   enum CaptureLayouts {
-    // @unchecked Sendable: `Layout` holds metatypes and integers only, which are immutable.
-    private struct Cache: @unchecked Sendable {
-      var layouts: [UnsafeRawPointer: MangledName.Layout] = [:]
-    }
-
-    private static let cache = LockedState(Cache())
+    private static let cache = LayoutCache<MangledName.Layout>()
 
     static func layout(ofCaptureNamed name: UnsafePointer<UInt8>) -> MangledName.Layout {
-      let key = UnsafeRawPointer(name)
-      if let known = cache.withLock({ $0.layouts[key] }) { return known }
-      // Resolved outside the lock: resolving may instantiate metadata, which takes runtime locks.
-      let layout = MangledName(name).layout()
-      cache.withLock { $0.layouts[key] = layout }
-      return layout
+      cache.value(for: UnsafeRawPointer(name)) { key in
+        MangledName(key.assumingMemoryBound(to: UInt8.self)).layout()
+      }
     }
   }
 

@@ -32,21 +32,12 @@
     private static let descriptorKindStruct: UInt32 = 17
     private static let descriptorIsGeneric: UInt32 = 0x80
 
-    // @unchecked Sendable: `Field` holds metatypes, integers and strings only, which are immutable.
-    private struct Cache: @unchecked Sendable {
-      var fields: [UnsafeRawPointer: [Field]?] = [:]
-    }
-
-    private static let cache = LockedState(Cache())
+    private static let cache = LayoutCache<[Field]?>()
 
     /// The stored properties of the struct whose metadata is `metadata`, or `nil` when its metadata
     /// does not describe them (no field records, a foreign C struct, an unexpected descriptor).
     static func fields(ofStruct metadata: UnsafeRawPointer) -> [Field]? {
-      if let known = cache.withLock({ $0.fields[metadata] }) { return known }
-      // Read outside the lock: resolving a field type may instantiate metadata (runtime locks).
-      let fields = read(metadata)
-      cache.withLock { $0.fields[metadata] = fields }
-      return fields
+      cache.value(for: metadata, compute: read)
     }
 
     private static func read(_ metadata: UnsafeRawPointer) -> [Field]? {
