@@ -89,7 +89,11 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
-    observeClassic(N.self, object: object, owner: owner, flags: [], fileID: fileID, line: line) { registration, value in
+    #if DEBUG
+      SenderCheck.check(object, parameter: "object:", fileID: fileID, line: line)
+    #endif
+    return observeClassic(N.self, object: object, owner: owner, flags: [], fileID: fileID, line: line) {
+      registration, value in
       guard let owner = registration.liveOwner() else { return }
       handler(unsafeDowncast(owner, to: Owner.self), value)
     }
@@ -102,7 +106,10 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    observeClassic(N.self, object: object, owner: nil, flags: [], fileID: fileID, line: line) { _, value in
+    #if DEBUG
+      SenderCheck.check(object, parameter: "object:", fileID: fileID, line: line)
+    #endif
+    return observeClassic(N.self, object: object, owner: nil, flags: [], fileID: fileID, line: line) { _, value in
       handler(value)
     }
   }
@@ -122,6 +129,9 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (Owner, N) -> Void
   ) -> ObserverToken {
+    #if DEBUG
+      SenderCheck.check(object, parameter: "object:", fileID: fileID, line: line)
+    #endif
     let call: @MainActor (AnyObject, N) -> Void = { owner, value in
       handler(unsafeDowncast(owner, to: Owner.self), value)
     }
@@ -143,7 +153,10 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (N) -> Void
   ) -> ObserverToken {
-    observeClassic(
+    #if DEBUG
+      SenderCheck.check(object, parameter: "object:", fileID: fileID, line: line)
+    #endif
+    return observeClassic(
       N.self, object: object, owner: nil, flags: .mainActor, fileID: fileID, line: line
     ) { registration, value in
       Self.onMainActor {

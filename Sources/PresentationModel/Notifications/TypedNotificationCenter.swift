@@ -225,6 +225,9 @@ public final class TypedNotificationCenter: Sendable {
     of type: N.Type, from sender: AnyObject? = nil, bufferingPolicy: NotificationBufferingPolicy,
     fileID: StaticString = #fileID, line: Int = #line
   ) -> TypedNotificationSequence<N> {
+    #if DEBUG
+      SenderCheck.check(sender, parameter: "from:", fileID: fileID, line: line)
+    #endif
     let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
     let registration = StreamRegistration(
       center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)

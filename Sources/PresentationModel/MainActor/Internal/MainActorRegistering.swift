@@ -5,6 +5,9 @@ extension MainActorNotificationCenter {
     owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
     handler: MainActorHandler<N>
   ) -> ObserverToken {
+    #if DEBUG
+      SenderCheck.check(sender, parameter: "from:", fileID: fileID, line: line)
+    #endif
     let registration = MainActorRegistration<N>(
       center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
     let token = ObserverToken(registration: registration)
