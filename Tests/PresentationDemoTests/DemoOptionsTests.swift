@@ -100,8 +100,8 @@ import Testing
     #expect(!DemoOptions.usage.lowercased().contains("seed"))
   }
 
-  /// Runs the built demo with `arguments`: its exit status and standard output.
-  private static func runDemo(_ arguments: [String]) throws -> (status: Int32, output: String) {
+  /// Runs the built demo with `arguments`: its exit status, standard output and standard error.
+  private static func runDemo(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let binary = directory.appendingPathComponent("presentation-demo")
     try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no \(binary.path)")
@@ -109,12 +109,16 @@ import Testing
     process.executableURL = binary
     process.arguments = arguments
     let output = Pipe()
+    let errors = Pipe()
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = errors
     try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    // Standard output first, to its end: the demo writes at most a line to standard error, far less
+    // than a pipe holds, so it cannot block on it meanwhile.
+    let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    return (process.terminationStatus, text)
+    return (process.terminationStatus, outputText, errorText)
   }
 
   /// The real program with `--leak`: every figure of the report is taken at one moment, so they
@@ -150,22 +154,12 @@ import Testing
   /// where the usage is, not the usage itself.
   @Test(.timeLimit(.minutes(1)))
   func theProgramExitsWithTwoOnAnOptionThatCannotApply() throws {
-    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let binary = directory.appendingPathComponent("presentation-demo")
-    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no \(binary.path)")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["--leak", "--scenario", "settings"]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 2)
-    #expect(output.hasPrefix("presentation-demo: --leak keeps a deleted NodeEditor widget alive, but SettingsMenu"))
-    #expect(output.hasSuffix("; see --help\n"))
-    #expect(output.split(separator: "\n").count == 1)
-    #expect(!output.contains("Usage:"))
+    let run = try Self.runDemo(["--leak", "--scenario", "settings"])
+    #expect(run.status == 2)
+    #expect(run.output.isEmpty)
+    #expect(run.errors.hasPrefix("presentation-demo: --leak keeps a deleted NodeEditor widget alive, but SettingsMenu"))
+    #expect(run.errors.hasSuffix("; see --help\n"))
+    #expect(run.errors.split(separator: "\n").count == 1)
+    #expect(!run.errors.contains("Usage:"))
   }
 }

@@ -54,10 +54,7 @@ public final class OnScreenObservation<Value> {
     in center: MainActorNotificationCenter, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line
   ) where Value: MainActorNotification {
-    guard !isObserving else { return }
-    token = center.observe(Value.self, from: sender, fileID: fileID, line: line) { [weak self] value in
-      self?.action?(value)
-    }
+    start { center.observe(Value.self, from: sender, fileID: fileID, line: line, $0) }
   }
 
   /// Starts observing `Value` notifications posted to `bridge`'s Foundation center, on the main
@@ -69,10 +66,14 @@ public final class OnScreenObservation<Value> {
     in bridge: FoundationNotificationBridge, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line
   ) where Value: FoundationNotification {
+    start { bridge.observeOnMainActor(Value.self, object: sender, fileID: fileID, line: line, $0) }
+  }
+
+  /// Registers, through `observe`, a handler that calls the latest action; nothing while already
+  /// observing. The handler holds the observation weakly: no cycle through the center.
+  private func start(_ observe: (_ handler: @escaping @MainActor (Value) -> Void) -> ObserverToken) {
     guard !isObserving else { return }
-    token = bridge.observeOnMainActor(Value.self, object: sender, fileID: fileID, line: line) { [weak self] value in
-      self?.action?(value)
-    }
+    token = observe { [weak self] value in self?.action?(value) }
   }
 
   /// Stops observing; the registration ends at once. Does nothing when not observing.
