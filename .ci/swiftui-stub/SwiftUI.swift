@@ -1,6 +1,6 @@
 // A test-only stand-in for Apple's SwiftUI, declaring exactly the signatures that
-// Sources/PresentationModel/Platform/View+OnNotification.swift and the app module
-// IntegrationTests/SwiftUIViews/SwiftUIViews.swift use, as Apple's documentation gives them (each
+// Sources/PresentationModel/Platform/View+OnNotification.swift, the examples' SwiftUI faces
+// (Sources/Examples/*/SwiftUI) and the app module IntegrationTests/SwiftUIViews/SwiftUIViews.swift use, as Apple's documentation gives them (each
 // declaration cites its page under developer.apple.com/documentation/swiftui/, read in the
 // documentation's Markdown form). .ci/check-uikit-faces.sh compiles it as module `SwiftUI` so
 // those files type-check on Linux. Nothing here runs: every body traps. Add a declaration only

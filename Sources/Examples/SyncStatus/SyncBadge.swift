@@ -3,7 +3,8 @@ public import PresentationModel
 /// The sync panel's badge, without a platform view: the text it shows after each sync.
 ///
 /// It observes ``SyncStatusChanged`` with an observation bound to its lifetime: close the panel,
-/// let go of the badge, and nothing updates it any more.
+/// let go of the badge, and nothing updates it any more. On Apple platforms, `SyncBadgeView` is the
+/// same badge in SwiftUI, observing while it is on screen.
 @MainActor
 public final class SyncBadge {
   /// What the badge shows.
@@ -11,7 +12,7 @@ public final class SyncBadge {
 
   public init(center: MainActorNotificationCenter) {
     center.observe(SyncStatusChanged.self, owner: self) { badge, status in
-      badge.text = status.changedItems == 1 ? "1 change synced" : "\(status.changedItems) changes synced"
+      badge.text = status.summary
     }
   }
 }

@@ -6,4 +6,9 @@ public struct SyncStatusChanged: MainActorNotification {
   public let changedItems: Int
   /// The relay's count of syncs so far, this one included.
   public let syncCount: Int
+
+  /// What a badge shows for it: `1 change synced`, `3 changes synced`.
+  public var summary: String {
+    changedItems == 1 ? "1 change synced" : "\(changedItems) changes synced"
+  }
 }
