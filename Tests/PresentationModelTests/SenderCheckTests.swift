@@ -30,9 +30,9 @@ import Testing
       var token: ObserverToken?
       let line = #line + 2
       let message = try finding(atLine: line) {
-        token = bridge.observe(Trimmed.self, object: "editor" as AnyObject) { _ in }
+        token = bridge.observe(Trimmed.self, from: "editor" as AnyObject) { _ in }
       }
-      #expect(message.hasPrefix("The sender filter (object:) of the observe call at \(#fileID):\(line) is "))
+      #expect(message.hasPrefix("The sender filter (from:) of the observe call at \(#fileID):\(line) is "))
       #if !canImport(ObjectiveC)
         #expect(message.contains("a String bridged to a new NSString"))
         #expect(token?.isActive == false, "the trap itself: the bridged string is gone")
@@ -53,9 +53,9 @@ import Testing
         (#line, { _ = typed.notifications(of: Ping.self, from: Editor() as AnyObject, bufferingPolicy: .unbounded) }),
         (#line, { tokens.append(mainActor.observe(MainPing.self, from: Editor() as AnyObject) { _ in }) }),
         (#line, { mainActor.observe(MainPing.self, owner: owner, from: Editor() as AnyObject) { _, _ in } }),
-        (#line, { tokens.append(bridge.observe(Trimmed.self, object: Editor() as AnyObject) { _ in }) }),
-        (#line, { bridge.observe(Trimmed.self, object: Editor() as AnyObject, owner: owner) { _, _ in } }),
-        (#line, { tokens.append(bridge.observeOnMainActor(Trimmed.self, object: Editor() as AnyObject) { _ in }) }),
+        (#line, { tokens.append(bridge.observe(Trimmed.self, from: Editor() as AnyObject) { _ in }) }),
+        (#line, { bridge.observe(Trimmed.self, owner: owner, from: Editor() as AnyObject) { _, _ in } }),
+        (#line, { tokens.append(bridge.observeOnMainActor(Trimmed.self, from: Editor() as AnyObject) { _ in }) }),
       ]
       for call in calls {
         let message = try finding(atLine: call.line, call.observe)
@@ -71,7 +71,7 @@ import Testing
       let (tokens, findings) = collectingRegistrationFindings {
         [
           center.observe(Ping.self, from: poster) { _ in },
-          bridge.observe(Trimmed.self, object: poster) { _ in },
+          bridge.observe(Trimmed.self, from: poster) { _ in },
           center.observe(Ping.self) { _ in },
         ]
       }

@@ -66,12 +66,12 @@ public final class OnScreenObservation<Value> {
     in bridge: FoundationNotificationBridge, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line
   ) where Value: FoundationNotification {
-    start { bridge.observeOnMainActor(Value.self, object: sender, fileID: fileID, line: line, $0) }
+    start { bridge.observeOnMainActor(Value.self, from: sender, fileID: fileID, line: line, $0) }
   }
 
   /// Registers, through `observe`, a handler that calls the latest action; nothing while already
   /// observing. The handler holds the observation weakly: no cycle through the center.
-  private func start(_ observe: (_ handler: @escaping @MainActor (Value) -> Void) -> ObserverToken) {
+  private func start(_ observe: (_ handler: @escaping @MainActor @Sendable (Value) -> Void) -> ObserverToken) {
     guard !isObserving else { return }
     token = observe { [weak self] value in self?.action?(value) }
   }

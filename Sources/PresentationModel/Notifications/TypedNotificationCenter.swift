@@ -226,7 +226,7 @@ public final class TypedNotificationCenter: Sendable {
     fileID: StaticString = #fileID, line: Int = #line
   ) -> TypedNotificationSequence<N> {
     #if DEBUG
-      SenderCheck.check(sender, parameter: "from:", fileID: fileID, line: line)
+      SenderCheck.check(sender, fileID: fileID, line: line)
     #endif
     let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
     let registration = StreamRegistration(

@@ -6,7 +6,7 @@ extension MainActorNotificationCenter {
     handler: MainActorHandler<N>
   ) -> ObserverToken {
     #if DEBUG
-      SenderCheck.check(sender, parameter: "from:", fileID: fileID, line: line)
+      SenderCheck.check(sender, fileID: fileID, line: line)
     #endif
     let registration = MainActorRegistration<N>(
       center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)

@@ -8,7 +8,7 @@ extension TypedNotificationCenter {
     handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
     #if DEBUG
-      SenderCheck.check(sender, parameter: "from:", fileID: fileID, line: line)
+      SenderCheck.check(sender, fileID: fileID, line: line)
     #endif
     let registration = Registration<N>(center: self, sender: sender, flags: flags, fileID: fileID, line: line)
     return register(PlainEntry(registration: registration, handler: handler), for: N.self)
@@ -21,7 +21,7 @@ extension TypedNotificationCenter {
   ) -> ObserverToken {
     #if DEBUG
       OwnerCaptureCheck.check(owner: owner, handler: handler, flags: flags, fileID: fileID, line: line)
-      SenderCheck.check(sender, parameter: "from:", fileID: fileID, line: line)
+      SenderCheck.check(sender, fileID: fileID, line: line)
     #endif
     let registration = OwnedRegistration<N>(
       center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)

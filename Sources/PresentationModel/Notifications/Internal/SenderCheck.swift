@@ -4,7 +4,7 @@ internal import Foundation
   /// The debug-build check that a sender filter is an object that can outlive the `observe` call.
   ///
   /// A registration holds its sender weakly and ends when the sender deinitialises. A value passed
-  /// where an object is expected (`from: "editor" as AnyObject`, `object: 42 as AnyObject`) is
+  /// where an object is expected (`from: "editor" as AnyObject`, `from: 42 as AnyObject`) is
   /// boxed or bridged into a new object that only the call's argument holds: it deinitialises as
   /// soon as the call returns, and the token is inactive from then on, without a word. This check
   /// names the call instead.
@@ -37,12 +37,12 @@ internal import Foundation
       return nil
     }
 
-    /// Reports the registration made at `fileID`:`line` when its sender filter, given as
-    /// `parameter` (`from:`, `object:`), is a temporary.
-    static func check(_ sender: AnyObject?, parameter: String, fileID: StaticString, line: Int) {
+    /// Reports the registration made at `fileID`:`line` when its sender filter (`from:`) is a
+    /// temporary.
+    static func check(_ sender: AnyObject?, fileID: StaticString, line: Int) {
       guard let sender, let kind = temporaryKind(of: sender) else { return }
       let message =
-        "The sender filter (\(parameter)) of the observe call at \(fileID):\(line) is \(kind): nothing else holds "
+        "The sender filter (from:) of the observe call at \(fileID):\(line) is \(kind): nothing else holds "
         + "it, so it deinitialises when the call returns and the observation ends at once, delivering nothing. "
         + "Filter by the object that posts, an instance of a class that outlives the observation."
       RegistrationDiagnostics.report(.init(message: message, fileID: fileID, line: line))
