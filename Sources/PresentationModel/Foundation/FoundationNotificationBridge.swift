@@ -92,7 +92,8 @@ public final class FoundationNotificationBridge: Sendable {
     #if DEBUG
       SenderCheck.check(sender, fileID: fileID, line: line)
     #endif
-    return observeClassic(N.self, object: sender, owner: owner, flags: [], fileID: fileID, line: line) { registration, value in
+    return observeClassic(N.self, object: sender, owner: owner, flags: [], fileID: fileID, line: line) {
+      registration, value in
       guard let owner = registration.liveOwner() else { return }
       handler(unsafeDowncast(owner, to: Owner.self), value)
     }
