@@ -46,8 +46,8 @@ extension DemoRun {
       // The classic leak: a handler that captures the widget strongly (no `[weak widget]`) keeps
       // it alive for as long as its observation lives, here until the demo ends.
       deliberatelyLeaked.append(
-        center.observeOnMainActor(NodeTypeChanged.self) { _ in
-          if widget.isOnCanvas { print("status: \(widget.title)") }
+        center.observeOnMainActor(NodeTypeChanged.self) { [weak self] _ in
+          if widget.isOnCanvas { self?.say("status: \(widget.title)") }
         })
       say("--leak: a status line observes NodeTypeChanged with a handler capturing the widget of 'sum'")
     }
