@@ -75,6 +75,15 @@
       return moduleName(of: descriptor) == "Swift"
     }
 
+    /// The name of the nominal type of value-type metadata (`Array`, not `Array<Int>`), or `nil`.
+    static func typeName(ofValueType metadata: UnsafeRawPointer) -> String? {
+      guard
+        (0x200...0x202).contains(metadata.load(as: UInt.self)),
+        let descriptor = metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self)
+      else { return nil }
+      return relative(descriptor + 8).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
+    }
+
     /// The type arguments of a generic struct or enum (such as `Array<Model>`'s `Model`): the
     /// metadata's generic arguments, after its descriptor, count from the descriptor's generic
     /// header (a struct's at byte 28, an enum's at byte 28 too: both have two 32-bit fields after

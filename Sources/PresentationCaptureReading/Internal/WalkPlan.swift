@@ -39,14 +39,22 @@
       }
     }
 
+    /// The standard library's collections that store nothing but their elements: one whose
+    /// elements hold no reference holds none. (Type-erasing and lazy wrappers, `AnyIterator<Int>`
+    /// or `LazyMapSequence<Range<Int>, Int>`, hold closures too: not listed.)
+    private static let elementOnlyCollections: Set<String> = [
+      "Array", "ContiguousArray", "ArraySlice", "Set", "Dictionary", "CollectionOfOne", "Optional",
+    ]
+
     /// Whether a value of this type cannot hold a reference: trivial (its value witnesses say it
-    /// is POD), a `String`, or a standard-library generic value type (an `Array`, a `Dictionary`,
-    /// a `Set`, an `Optional`) all of whose type arguments hold none.
+    /// is POD), a `String`, or one of the standard library's element-only collections all of whose
+    /// type arguments are trivial or strings.
     private static func holdsNoReference(_ metadata: UnsafeRawPointer) -> Bool {
       let type = unsafeBitCast(metadata, to: Any.Type.self)
       if isTrivial(type) || type == String.self { return true }
       guard
-        (0x200...0x202).contains(metadata.load(as: UInt.self)), StoredFields.isStandardLibraryType(metadata),
+        StoredFields.isStandardLibraryType(metadata),
+        let name = StoredFields.typeName(ofValueType: metadata), elementOnlyCollections.contains(name),
         let arguments = StoredFields.genericTypeArguments(ofValueType: metadata), !arguments.isEmpty
       else { return false }
       return arguments.allSatisfy { argument in
