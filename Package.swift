@@ -32,7 +32,10 @@ let package = Package(
       dependencies: [
         "PresentationModel", "PresentationModelTesting", "PresentationTestSupport", "PresentationCaptureReading",
       ]),
-    .testTarget(name: "PresentationCaptureReadingTests", dependencies: ["PresentationCaptureReading"]),
+    // The walk's corpus also drives the public leak harness: the diagnostics and the centers.
+    .testTarget(
+      name: "PresentationCaptureReadingTests",
+      dependencies: ["PresentationCaptureReading", "PresentationModel", "PresentationModelDiagnostics"]),
     .testTarget(name: "PresentationModelDiagnosticsTests", dependencies: ["PresentationModelDiagnostics"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
     // The four example scenarios, built on the public API only.
