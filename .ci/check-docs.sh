@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of README.md, Docs/**/*.md and the DocC catalogs' articles against
+# Compiles every ```swift block of README.md and every article of the DocC catalogs against
 # this package, so a documentation example that stops compiling fails CI.
 #
 # How: each block becomes one target of a generated SwiftPM package that depends on this package by
@@ -12,7 +12,7 @@
 #   example should get neither.
 # - A block fenced ```swift-nocompile is skipped: the rare, marked exception.
 # - A block that starts with `// swift-tools-version:` is a whole manifest; .ci/install-check.sh
-#   builds the one in Docs/GettingStarted.md as a package, so it is skipped here.
+#   builds the one in GettingStarted.md as a package, so it is skipped here.
 #
 # Usage: .ci/check-docs.sh [markdown files...]   (default: every documentation file)
 # Environment: CHECK_DOCS_DIR where to generate the package (default .build/check-docs; kept between

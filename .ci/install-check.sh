@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Proves the install snippet of Docs/GettingStarted.md works as pasted: builds a new package whose
+# Proves the install snippet of Getting started (PresentationModel.docc/GettingStarted.md) works as
+# pasted: builds a new package whose
 # Package.swift is that snippet's text, with only the dependency URL swapped for a local git
 # repository made from this checkout, and runs one test that uses both products.
 #
@@ -9,7 +10,7 @@
 # are checked too.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-guide="$root/Docs/GettingStarted.md"
+guide="$root/Sources/PresentationModel/PresentationModel.docc/GettingStarted.md"
 work="${INSTALL_CHECK_DIR:-$root/.build/install-check}"
 remote="$work/PresentationModel"  # the last path component is the package identity the snippet names
 app="$work/MyApp"

@@ -1,7 +1,7 @@
 import Foundation
 
 // presentation-bench: TypedNotificationCenter side by side with Foundation and with the floor
-// (closures in an array), in one interleaved run. See Docs/Performance.md.
+// (closures in an array), in one interleaved run. See Performance.md.
 //
 //   swift run -c release presentation-bench                  full run (timings)
 //   swift run -c release presentation-bench --quick          CI run (under 30 seconds)
@@ -28,7 +28,7 @@ let usage = """
                     bytes per registration, and the budget of issue 13 (needs valgrind)
     --enforce       with --instructions: exit 1 when a budget row listed in InstructionBudget.enforced
                     is not met
-  Build in release: swift run -c release presentation-bench. See Docs/Performance.md.
+  Build in release: swift run -c release presentation-bench. See Performance.md.
 
   """
 if arguments.contains("--help") || arguments.contains("-h") {

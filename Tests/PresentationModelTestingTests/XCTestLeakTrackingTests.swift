@@ -146,7 +146,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
     DispatchQueue.main.async { holder.completeAll() }
   }
 
-  // On Linux a synchronous @MainActor XCTest method crashes the runner (Docs/LeakTesting.md says to
+  // On Linux a synchronous @MainActor XCTest method crashes the runner (LeakTesting.md says to
   // make it async); these show the helper working from async methods on the main actor.
 
   @MainActor
