@@ -74,7 +74,7 @@ import Testing
     #expect(budget.check().isWithinBudget)
   }
 
-  @Test("Over budget on purpose: expectWithinBudget fails at its call line")
+  @Test("Fails on purpose: expectWithinBudget fails at its call line")
   func expectWithinBudgetFailsAtItsCallLine() async {
     let budget = InstanceBudget()
     let inspectors = [Inspector(budget: budget), Inspector(budget: budget)]

@@ -77,7 +77,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
     super.tearDown()
   }
 
-  func testDeliberateLeakOfAClosureCycleIsReportedAtTheTrackingLine() {
+  func testFailsOnPurposeLeakOfAClosureCycleIsReportedAtTheTrackingLine() {
     let cycle = ClosureCycle()
     cycle.startObserving()
     breakCycles.append { cycle.onChange = nil }
@@ -88,7 +88,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
       "XCTestLeakTrackingTests.swift:\(trackedLine)", "look for a closure capturing it")
   }
 
-  func testDeliberateLeakThroughAStrongDelegateIsReportedWithWhatHoldsIt() {
+  func testFailsOnPurposeLeakThroughAStrongDelegateIsReportedWithWhatHoldsIt() {
     let parent = DelegatingParent()
     parent.child.strongDelegate = parent
     breakCycles.append { parent.child.strongDelegate = nil }
@@ -160,7 +160,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
   }
 
   @MainActor
-  func testDeliberateLeakInAMainActorAsyncMethodIsReportedAtTheTrackingLine() async {
+  func testFailsOnPurposeLeakInAMainActorAsyncMethodIsReportedAtTheTrackingLine() async {
     let cycle = ClosureCycle()
     cycle.startObserving()
     breakCycles.append { cycle.onChange = nil }
