@@ -13,6 +13,12 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 out="${DOCC_BUILD_DIR:-$repo/.build/docc}"
 modules=(PresentationModel PresentationModelDiagnostics PresentationModelTesting)
+# The Swift Package Index builds the targets .spi.yml names: the same three, so both sites agree.
+spi_targets="$(grep -oE 'documentation_targets: \[[^]]*\]' .spi.yml | sed -E 's/.*\[(.*)\]/\1/; s/,/ /g' | xargs || true)"
+if [[ $spi_targets != "${modules[*]}" ]]; then
+  echo "build-docc: .spi.yml's documentation_targets are '$spi_targets', expected '${modules[*]}'" >&2
+  exit 1
+fi
 rm -rf "$out"
 mkdir -p "$out"
 
