@@ -14,8 +14,12 @@ let package = Package(
     .executable(name: "presentation-bench", targets: ["presentation-bench"]),
   ],
   targets: [
-    .target(name: "PresentationModel"),
-    .target(name: "PresentationModelDiagnostics", dependencies: ["PresentationModel"]),
+    // Reads closure captures and stored properties from the Swift runtime's metadata: a tool used by
+    // the core's debug-build registration check and by the leak report, not part of any product's API.
+    .target(name: "PresentationCaptureReading"),
+    .target(name: "PresentationModel", dependencies: ["PresentationCaptureReading"]),
+    .target(
+      name: "PresentationModelDiagnostics", dependencies: ["PresentationModel", "PresentationCaptureReading"]),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel", "PresentationModelDiagnostics"]),
     .executableTarget(name: "presentation-bench", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     // What the test targets share (locked logs and boxes, the seeded generator, thread runners): not a
@@ -23,7 +27,10 @@ let package = Package(
     .target(name: "PresentationTestSupport", dependencies: ["PresentationModel"], path: "Tests/Support"),
     .testTarget(
       name: "PresentationModelTests",
-      dependencies: ["PresentationModel", "PresentationModelTesting", "PresentationTestSupport"]),
+      dependencies: [
+        "PresentationModel", "PresentationModelTesting", "PresentationTestSupport", "PresentationCaptureReading",
+      ]),
+    .testTarget(name: "PresentationCaptureReadingTests", dependencies: ["PresentationCaptureReading"]),
     .testTarget(name: "PresentationModelDiagnosticsTests", dependencies: ["PresentationModelDiagnostics"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
     // The three example scenarios, built on the public API only.

@@ -121,9 +121,18 @@ for platform in UIKit AppKit; do
     echo "uikit-faces: no PresentationModel file is wrapped in #if canImport($platform); nothing to check" >&2
     exit 1
   fi
+  # The core's own dependencies (internal targets of this package) first, so that it can import them.
+  while read -r dependency; do
+    mapfile -t dependency_sources < <(package sources "$dependency")
+    mapfile -t dependency_flags < <(package flags "$dependency" | sed '/^$/d')
+    echo "uikit-faces: [$platform] $dependency (${#dependency_sources[@]} files), which PresentationModel imports"
+    swiftc -emit-module -module-name "$dependency" -package-name "$package_name" -parse-as-library \
+      -warnings-as-errors "${dependency_flags[@]}" \
+      -emit-module-path "$modules/$dependency.swiftmodule" "${dependency_sources[@]}"
+  done < <(package dependencies PresentationModel)
   echo "uikit-faces: [$platform] PresentationModel (${#core[@]} files, with ${platform_files[*]})"
   swiftc -emit-module -module-name PresentationModel -package-name "$package_name" -parse-as-library \
-    -warnings-as-errors "${core_flags[@]}" -I "$stub" \
+    -warnings-as-errors "${core_flags[@]}" -I "$stub" -I "$modules" \
     -emit-module-path "$modules/PresentationModel.swiftmodule" "${core[@]}"
 
   for example in "${examples[@]}"; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the concurrency tests (ReliabilityTests, the core's PresentationModelTests and the harness's
-# PresentationModelTestingTests) under ThreadSanitizer, and ReliabilityTests and
-# PresentationModelTests under AddressSanitizer (with LeakSanitizer). Any sanitizer
+# Runs the concurrency tests (ReliabilityTests, the core's PresentationModelTests, the capture
+# reader's PresentationCaptureReadingTests and the harness's PresentationModelTestingTests) under
+# ThreadSanitizer, and ReliabilityTests, PresentationModelTests and PresentationCaptureReadingTests
+# under AddressSanitizer (with LeakSanitizer). Any sanitizer
 # report fails the run, even one that did not change a test's outcome.
 #
 # Each sanitizer builds into its own scratch directory (.build/tsan, .build/asan) so the plain
@@ -30,7 +31,7 @@ mkdir -p .build
 # The stress suite keeps four threads busy; it runs on its own so that it does not starve the
 # time-limited tests of the other suites on a small machine. All runs share one build.
 reliability=(--filter '^ReliabilityTests\.')
-others=(--filter '^PresentationModelTests\.' --filter '^PresentationModelTestingTests\.')
+others=(--filter '^PresentationModelTests\.' --filter '^PresentationModelTestingTests\.' --filter '^PresentationCaptureReadingTests\.')
 # halt_on_error: the first race ends the process with a failure instead of a warning.
 tsan_options="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 asan_options="halt_on_error=1 detect_leaks=1 ${ASAN_OPTIONS:-}"
@@ -47,4 +48,5 @@ TSAN_OPTIONS="$tsan_options" run_sanitized .build/tsan-core.log "WARNING: Thread
 step "AddressSanitizer + LeakSanitizer: ReliabilityTests, PresentationModelTests"
 ASAN_OPTIONS="$asan_options" LSAN_OPTIONS="$lsan_options" \
   run_sanitized .build/asan.log "ERROR: (AddressSanitizer|LeakSanitizer)" \
-  swift test --sanitize=address --scratch-path .build/asan "${reliability[@]}" --filter '^PresentationModelTests\.'
+  swift test --sanitize=address --scratch-path .build/asan "${reliability[@]}" --filter '^PresentationModelTests\.' \
+  --filter '^PresentationCaptureReadingTests\.'

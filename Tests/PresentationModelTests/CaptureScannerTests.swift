@@ -1,3 +1,4 @@
+import PresentationCaptureReading
 import PresentationModel
 import Testing
 

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PresentationCaptureReading
 
 /// Problems found in a registration when it is made, and where they go: to the running test when a
 /// test harness installed a reporter (``reporter``), otherwise to standard error once per call site

@@ -1,3 +1,4 @@
+internal import PresentationCaptureReading
 import PresentationModel
 
 /// Finds, in every live `TypedNotificationCenter`, the registrations whose handlers keep given

@@ -71,6 +71,9 @@
       case MetadataKind.class:
         let object = value as AnyObject
         visitHeapObject(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), path: path)
+      case StructFields.structKind where !(value is any CustomReflectable):
+        // The runtime's own field records, not `Mirror`: `weak` and `unowned` properties unread.
+        walkStoredFields(of: value, metadata: metadata, path: path, namesFields: namesFields)
       case MetadataKind.function:
         // Function type flags: the convention sits in bits 16-23; 0 is a thick Swift closure.
         let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
@@ -79,6 +82,31 @@
         if let context = UnsafeRawPointer(bitPattern: context) { visitHeapObject(context, path: path) }
       default:
         walkChildren(of: value, path: path, namesFields: namesFields)
+      }
+    }
+
+    /// Walks the strong stored properties of a struct, as its field records lay them out.
+    private mutating func walkStoredFields<Value>(
+      of value: Value, metadata: UnsafeRawPointer, path: [PathStep], namesFields: Bool
+    ) {
+      guard let fields = StructFields.fields(ofStruct: metadata) else {
+        result.unreadValues += 1
+        return
+      }
+      withUnsafeBytes(of: value) { bytes in
+        guard let base = bytes.baseAddress else { return }
+        for (index, field) in fields.enumerated() where !isDone {
+          switch field.reading {
+          case .value(let type):
+            guard let child = load(type, at: base + field.offset) else { continue }
+            let step = PathStep(container: Value.self, label: field.name, index: index)
+            walk(child, path: namesFields ? path + [step] : path)
+          case .skipped:
+            continue
+          case .unreadable:
+            result.unreadValues += 1
+          }
+        }
       }
     }
 
@@ -141,7 +169,7 @@
       // HeapLocalVariableMetadata: kind, OffsetToFirstCapture (UInt32), CaptureDescription.
       let firstCapture = Int(metadata.load(fromByteOffset: word, as: UInt32.self))
       guard let descriptor = metadata.load(fromByteOffset: 2 * word, as: UnsafeRawPointer?.self) else {
-        result.incompleteContexts += 1
+        result.unreadValues += 1
         return
       }
       // CaptureDescriptor: NumCaptureTypes, NumMetadataSources, NumBindings (UInt32 each), then one
@@ -173,7 +201,7 @@
           }
           offset += 2 * word
         case .unknown:
-          result.incompleteContexts += 1
+          result.unreadValues += 1
           return  // The rest of the layout is unknown: stop rather than guess.
         }
       }
@@ -199,7 +227,4 @@
   func shortName(of type: Any.Type) -> String {
     String(describing: type)
   }
-
-/// The layout of each capture type met so far, by the address of its mangled name (reflection
-/// metadata lives as long as the binary image that holds it), so that each name is resolved once
 #endif

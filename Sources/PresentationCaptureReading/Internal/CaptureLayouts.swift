@@ -1,19 +1,13 @@
 #if !canImport(ObjectiveC)
+  /// The layout of each capture type met so far, by the address of its mangled name (reflection
+  /// metadata lives as long as the binary image that holds it), so that each name is resolved once.
   enum CaptureLayouts {
-    // @unchecked Sendable: `Layout` holds metatypes and integers only, which are immutable.
-    private struct Cache: @unchecked Sendable {
-      var layouts: [UnsafeRawPointer: MangledName.Layout] = [:]
-    }
-
-    private static let cache = LockedState(Cache())
+    private static let cache = LayoutCache<MangledName.Layout>()
 
     static func layout(ofCaptureNamed name: UnsafePointer<UInt8>) -> MangledName.Layout {
-      let key = UnsafeRawPointer(name)
-      if let known = cache.withLock({ $0.layouts[key] }) { return known }
-      // Resolved outside the lock: resolving may instantiate metadata, which takes runtime locks.
-      let layout = MangledName(name).layout()
-      cache.withLock { $0.layouts[key] = layout }
-      return layout
+      cache.value(for: UnsafeRawPointer(name)) { key in
+        MangledName(key.assumingMemoryBound(to: UInt8.self)).layout()
+      }
     }
   }
 
@@ -24,25 +18,56 @@
     let length: Int
     /// The characters after the last symbolic reference: the outermost type's mangling operators.
     let tail: [UInt8]
+    /// Every character outside symbolic references, with a 0 where each reference stood.
+    let characters: [UInt8]
 
     init(_ start: UnsafePointer<UInt8>) {
       self.start = start
       var index = 0
       var tailStart = 0
+      var characters: [UInt8] = []
       while start[index] != 0 {
         switch start[index] {
         case 0x01...0x17:
           index += 1 + 4
           tailStart = index
+          characters.append(0)
         case 0x18...0x1F:
           index += 1 + MemoryLayout<UInt>.size
           tailStart = index
+          characters.append(0)
         default:
+          characters.append(start[index])
           index += 1
         }
       }
       self.length = index
       self.tail = Array(UnsafeBufferPointer(start: start + tailStart, count: index - tailStart))
+      self.characters = characters
+    }
+
+    /// Operators that the runtime's resolver may abort on rather than fail (it traps with "Pack
+    /// expansion count type should be a pack" on a captured parameter pack resolved without its
+    /// generic context): packs, pack markers and same-shape requirements (Mangling.rst, "Types" and
+    /// "Generics"), and opaque result types, which need the declaration's context. A match inside
+    /// an identifier only makes the walk skip a value it could have read (a false negative).
+    private static let untrustedOperators: [(UInt8, UInt8)] = [
+      "Qp", "QP", "QS", "Qe", "BP", "Rv", "Rh", "Qr", "QR", "Qo", "QO", "Qu", "QU",
+    ]
+    .map { (Array($0.utf8)[0], Array($0.utf8)[1]) }
+
+    /// Whether the name holds an operator the walk does not hand to the runtime.
+    var mayTrapTheRuntime: Bool {
+      zip(characters, characters.dropFirst()).contains { pair in
+        Self.untrustedOperators.contains { $0 == pair }
+      }
+    }
+
+    /// Whether the outermost type is `weak`, `unowned` or `unowned(unsafe)` reference storage.
+    var isReferenceStorage: Bool {
+      guard tail.count >= 2 else { return false }
+      return tail.suffix(2).elementsEqual("Xw".utf8) || tail.suffix(2).elementsEqual("Xo".utf8)
+        || tail.suffix(2).elementsEqual("Xu".utf8)
     }
 
     enum Layout {
@@ -66,6 +91,7 @@
       // Reference storage and boxes first: the runtime resolves `weak T?` as plain `T?`, and
       // loading a weak reference as a strong one would read the wrong bits. SIL function types
       // next: the runtime cannot resolve them, and failing is slow (it formats an error).
+      if mayTrapTheRuntime { return .unknown }
       let kind = tail.count >= 2 ? String(decoding: tail.suffix(2), as: UTF8.self) : ""
       switch kind {
       case "Xw", "Xo", "Xu":  // weak, unowned, unowned(unsafe): the same layout as the referent

@@ -8,16 +8,19 @@
 /// with the runtime (`swift_getTypeByMangledNameInContext`), lays the captures out as the compiler
 /// did (in order, each at its type's alignment, after any generic bindings), loads each one as its
 /// type and walks it: class references are compared with the targets (and, when asked, walked
-/// through their stored properties with `Mirror`), structs, enums, tuples and optionals are walked
-/// with `Mirror`, nested closures through their own contexts, and captured `var`s through their
-/// boxes. `weak` and `unowned` captures are skipped: they do not keep anything alive.
+/// through their stored properties with `Mirror`), structs through their field records
+/// (``StructFields``: `weak` and `unowned` stored properties are skipped unread), enums, tuples and
+/// optionals with `Mirror`, nested closures through their own contexts, and captured `var`s through
+/// their boxes. `weak` and `unowned` captures are skipped: they do not keep anything alive.
 ///
 /// Safety: the scanner only dereferences a word it has proved to be a pointer to a live object: a
 /// closure context it holds a strong reference to (through the closure it was given), a capture
 /// laid out from the descriptor, or a box or class reference loaded as its declared type. A capture
 /// whose type cannot be resolved (one that depends on generic parameters, or a compiler-internal
-/// type it does not recognise) ends the walk of that context: captures after it are not read, which
-/// can only miss a reference (a false negative), never invent one.
+/// type it does not recognise), or whose mangled name holds an operator the runtime's resolver may
+/// abort on (``MangledName/mayTrapTheRuntime``: packs, opaque types), ends the walk of that
+/// context: captures after it are not read, which can only miss a reference (a false negative),
+/// never invent one.
 ///
 /// The walk reads captured objects' stored properties without synchronisation (when
 /// `followObjects` is set): use that only once the code under test has stopped, as the leak check
@@ -44,8 +47,10 @@ package enum CaptureScanner {
     /// for a direct capture, `["var"]` for a captured `var`, `["Helper.owner"]` through a captured
     /// object's property. ``CaptureScanner/describe(_:)`` words it.
     package var paths: [ObjectIdentifier: [String]] = [:]
-    /// Closure contexts whose captures could not all be read (a capture of an unresolvable type).
-    package var incompleteContexts = 0
+    /// Values the walk could not read into: a capture whose type it does not resolve or refuses to
+    /// hand to the runtime (which ends the walk of that context), a stored property likewise, a
+    /// struct whose metadata does not describe its fields.
+    package var unreadValues = 0
     /// Whether the walk stopped at `maximumVisits`.
     package var truncated = false
     /// How many values the walk visited.

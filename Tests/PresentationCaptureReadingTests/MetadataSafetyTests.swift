@@ -1,0 +1,117 @@
+import PresentationCaptureReading
+import Testing
+
+/// Values whose reading used to abort the process, or that were reported although they hold their
+/// target without owning it. Found by outside testing of the debug-build `observe` check (issue 21):
+/// a handler capturing a parameter pack made the runtime's resolver trap ("Pack expansion count type
+/// should be a pack"), and a captured struct whose `unowned let` outlived its object made `Mirror`
+/// trap ("Attempted to read an unowned reference"). On the code before the fix the first and third
+/// tests abort the test process, and the weak and unowned cases of the fourth fail.
+@Suite struct MetadataSafetyTests {
+  final class Model: Sendable {}
+  final class Unrelated: Sendable {}
+
+  struct HoldsUnowned: Sendable {
+    unowned let model: Model
+  }
+
+  struct HoldsWeak: @unchecked Sendable {
+    // @unchecked Sendable: never mutated after init.
+    weak var model: Model?
+  }
+
+  struct HoldsUnownedUnsafe: @unchecked Sendable {
+    // @unchecked Sendable: never mutated after init; the test keeps the referent alive.
+    unowned(unsafe) let model: Model
+  }
+
+  struct Pair: Sendable {
+    let model: Model
+    let count: Int
+  }
+
+  struct Generic<Value: Sendable>: Sendable {
+    let value: Value
+    let count: Int
+  }
+
+  /// A closure made inside a generic function over a pack, capturing the pack (and `model`, first,
+  /// when given).
+  private func closure<each Value: Sendable>(
+    capturing model: Model?, _ values: repeat each Value
+  ) -> @Sendable () -> Void {
+    if let model {
+      return { _ = (model, (repeat each values)) }
+    }
+    return { _ = (repeat each values) }
+  }
+
+  private func paths(in value: Any, to model: Model) -> [String] {
+    let result = CaptureScanner.scan(value, for: [ObjectIdentifier(model)], followObjects: false)
+    return result.paths.values.map(CaptureScanner.describe)
+  }
+
+  @Test func readsNoFurtherThanAParameterPackAndNeverAborts() {
+    guard CaptureScanner.isAvailable else { return }
+    let model = Model()
+    let handler = closure(capturing: nil, 1, "two", Unrelated())
+    let result = CaptureScanner.scan(handler, for: [ObjectIdentifier(model)], followObjects: true)
+    #expect(result.paths.isEmpty)
+    #expect(result.unreadValues == 1, "the pack is counted as unread, not guessed at")
+  }
+
+  @Test func findsATargetCapturedBeforeAParameterPack() {
+    guard CaptureScanner.isAvailable else { return }
+    let model = Model()
+    #expect(paths(in: closure(capturing: model, 1, Unrelated()), to: model) == ["captures it"])
+  }
+
+  @Test func skipsAnUnownedStoredPropertyWhoseObjectIsGoneWithoutReadingIt() {
+    guard CaptureScanner.isAvailable else { return }
+    let model = Model()
+    var holder: HoldsUnowned?
+    do {
+      let gone = Model()
+      holder = HoldsUnowned(model: gone)
+    }
+    let dangling = holder
+    let handler: @Sendable () -> Void = { _ = (dangling, 1) }
+    #expect(paths(in: handler, to: model).isEmpty)
+  }
+
+  @Test(arguments: ["weak", "unowned", "unowned(unsafe)"])
+  func doesNotReportAStructThatHoldsTheTargetWithoutOwningIt(_ ownership: String) {
+    guard CaptureScanner.isAvailable else { return }
+    let model = Model()
+    let handler: @Sendable () -> Void
+    switch ownership {
+    case "weak":
+      let holder = HoldsWeak(model: model)
+      handler = { _ = holder }
+    case "unowned":
+      let holder = HoldsUnowned(model: model)
+      handler = { _ = holder }
+    default:
+      let holder = HoldsUnownedUnsafe(model: model)
+      handler = { _ = holder }
+    }
+    #expect(paths(in: handler, to: model).isEmpty, "\(ownership)")
+    withExtendedLifetime(model) {}
+  }
+
+  @Test func namesTheTargetInAGenericStructsField() {
+    guard CaptureScanner.isAvailable else { return }
+    let model = Model()
+    let wrapped = Generic(value: Pair(model: model, count: 1), count: 2)
+    let handler: @Sendable () -> Void = { _ = wrapped }
+    #expect(paths(in: handler, to: model) == ["captures it through Generic<Pair>.value → Pair.model"])
+  }
+
+  @Test func namesTheTargetInAStructHeldStrongly() {
+    guard CaptureScanner.isAvailable else { return }
+    let model = Model()
+    let pair = Pair(model: model, count: 1)
+    let handler: @Sendable () -> Void = { _ = pair }
+    #expect(paths(in: handler, to: model) == ["captures it through Pair.model"])
+  }
+}
