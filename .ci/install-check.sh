@@ -35,8 +35,8 @@ if [[ $urls != 1 ]]; then
   exit 1
 fi
 # The guide's two local forms, each the only line of its block.
-path_line="$(grep -oE '^\.package\(path: "\.\./PresentationModel"\),?$' "$guide" | head -n 1)"
-named_line="$(grep -oE '^\.package\(name: "PresentationModel", path: "\.\./[A-Za-z0-9_-]+"\),?$' "$guide" | head -n 1)"
+path_line="$(grep -oE '^\.package\(path: "\.\./PresentationModel"\),?$' "$guide" | head -n 1 || true)"
+named_line="$(grep -oE '^\.package\(name: "PresentationModel", path: "\.\./[A-Za-z0-9_-]+"\),?$' "$guide" | head -n 1 || true)"
 if [[ -z $path_line || -z $named_line ]]; then
   echo "install-check: the guide should show .package(path: \"../PresentationModel\") and" \
     ".package(name: \"PresentationModel\", path: \"../<folder>\"); found '${path_line}' and '${named_line}'" >&2
