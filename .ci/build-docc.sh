@@ -19,6 +19,15 @@ if [[ $spi_targets != "${modules[*]}" ]]; then
   echo "build-docc: .spi.yml's documentation_targets are '$spi_targets', expected '${modules[*]}'" >&2
   exit 1
 fi
+# The guides are articles of the catalogs, one source for GitHub and the site: a Markdown file left
+# in Docs/ would be missing from the site.
+strays="$(find Docs -name '*.md' 2>/dev/null | LC_ALL=C sort || true)"
+if [[ -n $strays ]]; then
+  echo "build-docc: guides outside the DocC catalogs, missing from the site; git mv them into" \
+    "Sources/PresentationModel/PresentationModel.docc (Examples/ for an example) and link them with <doc:Name>:" >&2
+  sed 's/^/  /' <<<"$strays" >&2
+  exit 1
+fi
 rm -rf "$out"
 mkdir -p "$out"
 
