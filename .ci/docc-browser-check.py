@@ -27,7 +27,8 @@ import urllib.parse
 import urllib.request
 
 RENDER_TIMEOUT = 30.0
-MAX_SHOT_HEIGHT = 12000
+SHOT_HEIGHT = 2400
+MAX_TILES = 12
 WINDOW_WIDTH, WINDOW_HEIGHT = 1280, 900
 
 
@@ -236,17 +237,21 @@ def main():
                 time.sleep(0.2)
             time.sleep(0.5)  # late requests (images, the navigator index) report their errors too
             tools.evaluate("0")
-            shot = os.path.join(screenshot_dir, (path.strip("/").replace("/", "-") or "index") + ".png")
-            with open(shot, "wb") as handle:
-                # The whole page (up to a height that keeps the file small), so every listing shows: the
-                # window is made as tall as the page, since a capture beyond the window draws a scrolling
-                # listing's hidden part as if it spilled out of its box.
-                height = tools.send("Page.getLayoutMetrics")["cssContentSize"]["height"]
-                tools.send("Emulation.setDeviceMetricsOverride", width=WINDOW_WIDTH,
-                           height=int(min(height, MAX_SHOT_HEIGHT)), deviceScaleFactor=1, mobile=False)
-                time.sleep(0.3)
-                handle.write(base64.b64decode(tools.send("Page.captureScreenshot", format="png")["data"]))
-                tools.send("Emulation.clearDeviceMetricsOverride")
+            # The whole page, in tiles as tall as SHOT_HEIGHT (name.png, name-2.png, ...), so every
+            # listing shows at a readable size: the window is made one tile tall and scrolled, since a
+            # capture beyond the window draws a scrolling listing's hidden part as if it spilled out.
+            base = path.strip("/").replace("/", "-") or "index"
+            height = tools.send("Page.getLayoutMetrics")["cssContentSize"]["height"]
+            tools.send("Emulation.setDeviceMetricsOverride", width=WINDOW_WIDTH, height=SHOT_HEIGHT,
+                       deviceScaleFactor=1, mobile=False)
+            shot = os.path.join(screenshot_dir, base + ".png")
+            for tile in range(min(MAX_TILES, max(1, -(-int(height) // SHOT_HEIGHT)))):
+                tools.evaluate("window.scrollTo(0, %d)" % (tile * SHOT_HEIGHT))
+                time.sleep(0.2)
+                name = base + (".png" if tile == 0 else "-%d.png" % (tile + 1))
+                with open(os.path.join(screenshot_dir, name), "wb") as handle:
+                    handle.write(base64.b64decode(tools.send("Page.captureScreenshot", format="png")["data"]))
+            tools.send("Emulation.clearDeviceMetricsOverride")
             problems = problems_in(tools.events)
             if not heading or title not in heading:
                 problems.append("no rendered heading containing %r (heading: %r)" % (title, heading))
