@@ -8,10 +8,13 @@
 /// with the runtime (`swift_getTypeByMangledNameInContext`), lays the captures out as the compiler
 /// did (in order, each at its type's alignment, after any generic bindings), loads each one as its
 /// type and walks it: class references are compared with the targets (and, when asked, walked
-/// through their stored properties with `Mirror`), structs through their field records
-/// (``StructFields``: `weak` and `unowned` stored properties are skipped unread), enums, tuples and
-/// optionals with `Mirror`, nested closures through their own contexts, and captured `var`s through
-/// their boxes. `weak` and `unowned` captures are skipped: they do not keep anything alive.
+/// through their stored properties), structs and objects through their field records
+/// (`StoredFields`: no `customMirror` runs, and `weak` and `unowned` stored properties are skipped
+/// unread), enums, tuples, optionals and the standard library's collections with `Mirror` (an enum
+/// with a `customMirror` of its own is not read), nested closures through their own contexts, and
+/// captured `var`s through their boxes. `weak` and `unowned` captures are skipped: they do not keep
+/// anything alive; blocks are not read (their captures are not described), C function pointers hold
+/// nothing.
 ///
 /// Safety: the scanner only dereferences a word it has proved to be a pointer to a live object: a
 /// closure context it holds a strong reference to (through the closure it was given), a capture
@@ -29,8 +32,6 @@
 /// On platforms with Objective-C interoperability the scanner is unavailable (``isAvailable`` is
 /// `false`, and every scan finds nothing), so callers fall back to their previous messages.
 package enum CaptureScanner {
-  /// How many values deep a walk goes: nested captures, fields and elements each count one.
-  package static let maximumDepth = 24
 
   /// Whether scans can see closure captures on this platform.
   package static var isAvailable: Bool {
@@ -71,6 +72,60 @@ package enum CaptureScanner {
     return "through " + path.map { $0 == "var" ? "a var" : $0 }.joined(separator: " → ")
   }
 
+  /// The paths by which `roots` (usually tracked objects) strongly reach `target`, through stored
+  /// properties, collection elements, enum payloads, optionals, existentials and closures met
+  /// anywhere on the way: `Canvas.widgets[2]`, `Parent.onTap, a closure that captures it`. At most
+  /// one path (a shortest) per root, and `maximumPaths` in all, shortest first; a root that is
+  /// `target` itself counts only through a path back to it (a cycle, `Node.next.next`).
+  ///
+  /// Reads objects' stored properties without synchronisation: call it only once the code that
+  /// changes them has stopped.
+  ///
+  /// - Parameters:
+  ///   - maximumVisits: A bound on the values visited for all roots together.
+  package static func holdingPaths(
+    to target: AnyObject, from roots: [AnyObject], maximumPaths: Int = 3, maximumVisits: Int = 20_000
+  ) -> [String] {
+    #if canImport(ObjectiveC)
+      return []
+    #else
+      let targetID = ObjectIdentifier(target)
+      var found: [(path: String, length: Int, order: Int)] = []
+      var remaining = maximumVisits
+      for root in roots {
+        guard remaining > 0, found.count < maximumPaths else { break }
+        var walker = Walker(targets: [targetID], followObjects: true, maximumVisits: remaining)
+        walker.walk(root, namesFields: true, rootIsCandidate: false)
+        remaining -= walker.result.visits
+        if let steps = walker.path(to: targetID) {
+          found.append((holdingPath(from: root, steps), steps.count, found.count))
+        }
+      }
+      return found.sorted { ($0.length, $0.order) < ($1.length, $1.order) }.map(\.path)
+    #endif
+  }
+
+  #if !canImport(ObjectiveC)
+    /// `Canvas.widgets[2]`; past the first closure on the way, the capture scanner's wording of the
+    /// rest: `Parent.onTap, a closure that captures it through Helper.model`.
+    private static func holdingPath(from root: AnyObject, _ steps: [PathStep]) -> String {
+      var components: [String] = []
+      var closure = ""
+      for (index, step) in steps.enumerated() {
+        if case .closure = step.kind {
+          closure = ", a closure that " + describe(steps[(index + 1)...].compactMap(\.description))
+          break
+        }
+        components.append(step.component ?? "")
+      }
+      // A path through a long chain (a linked list) keeps its two ends.
+      if components.count > 12 {
+        components = components.prefix(6) + [" … (\(components.count - 10) more steps) … "] + components.suffix(4)
+      }
+      return shortName(of: type(of: root)) + components.joined() + closure
+    }
+  #endif
+
   /// Walks everything `root` strongly references (through closure contexts, boxes, value types and,
   /// when `followObjects` is set, class instances' stored properties) and reports which of
   /// `targets` it reaches.
@@ -89,8 +144,7 @@ package enum CaptureScanner {
     #else
       var walker = Walker(targets: targets, followObjects: followObjects, maximumVisits: maximumVisits)
       // The root's own fields (such as the case of a handler enum) are not part of the path.
-      walker.walk(root, path: [], namesFields: false)
-      walker.result.visits = walker.visits
+      walker.walk(root, namesFields: false)
       return walker.result
     #endif
   }

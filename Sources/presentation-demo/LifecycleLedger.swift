@@ -14,9 +14,11 @@ final class LifecycleLedger {
 
   /// Starts following `object`; returns it, so it can wrap a creation.
   @discardableResult
-  func track<T: AnyObject>(_ object: T, _ label: String, fileID: String = #fileID, line: Int = #line) -> T {
+  func track<T: AnyObject>(_ object: T, _ label: String, fileID: StaticString = #fileID, line: Int = #line) -> T {
     entries.append(
-      Entry(object: object, typeName: String(describing: type(of: object)), label: label, fileID: fileID, line: line))
+      Entry(
+        object: object, typeName: String(describing: type(of: object)), label: label,
+        fileID: String(describing: fileID), line: line))
     return object
   }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PresentationModelTesting
 import Testing
 
@@ -87,4 +88,29 @@ import Testing
     tokenObserver.cancel()
     _ = (listener, special)
   }
+
+  /// The synchronous form for a bridge, which Swift picks in a synchronous test.
+  @Test("Leaks on purpose: the synchronous expectNoObservers for a bridge lists a forgotten observer")
+  func synchronousBridgeFormListsAForgottenObserverAtItsLine() throws {
+    let bridge = FoundationNotificationBridge(NotificationCenter())
+    let observeLine = #line + 1
+    let forgotten = bridge.observe(Trimmed.self) { _ in }
+    let checkLine = #line + 3
+    var leftovers: [RegistrationInfo] = []
+    withKnownIssue {
+      leftovers = expectNoObservers(in: bridge, timeout: .zero)
+    } matching: { issue in
+      issue.sourceLocation?.line == checkLine
+        && issue.comments.map(\.rawValue).joined().contains(
+          "Trimmed observed (token) at PresentationModelTestingTests/ExpectNoObserversTests.swift:\(observeLine)")
+    }
+    #expect(try #require(leftovers.first).line == observeLine)
+    forgotten.cancel()
+    #expect(expectNoObservers(in: bridge, of: Trimmed.self, timeout: .zero).isEmpty)
+  }
+}
+
+private struct Trimmed: FoundationNotification {
+  static var name: Notification.Name { Notification.Name("ExpectNoObserversTests.Trimmed") }
+  init?(_ notification: Notification) {}
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import PresentationModelTesting
 import Testing
 
@@ -95,5 +96,32 @@ import Testing
     let inspector = Inspector(budget: budget)
     #expect(await expectWithinBudget(budget).isWithinBudget)
     _ = inspector
+  }
+
+  /// The synchronous form, which Swift picks in a synchronous test, fails at its own line too.
+  @Test("Over budget on purpose: the synchronous expectWithinBudget fails at its call line")
+  func synchronousExpectWithinBudgetFailsAtItsCallLine() {
+    let budget = InstanceBudget()
+    let inspectors = [Inspector(budget: budget), Inspector(budget: budget)]
+    let checkLine = #line + 3
+    var report = BudgetReport(overruns: [])
+    withKnownIssue {
+      report = expectWithinBudget(budget, timeout: .zero)
+    } matching: { issue in
+      issue.sourceLocation?.line == checkLine
+        && issue.comments.contains { $0.rawValue.contains("Inspector: 2 live, at most 1") }
+    }
+    #expect(report.overruns.count == 1)
+    _ = inspectors
+  }
+
+  @Test func synchronousExpectWithinBudgetWaitsForAnExtraInstanceReleasedOnAnotherThread() {
+    let budget = InstanceBudget()
+    let kept = Inspector(budget: budget)
+    let release = DelayedRelease()
+    release.hold(Inspector(budget: budget))
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { release.completeAll() }
+    #expect(expectWithinBudget(budget, timeout: .seconds(10)).isWithinBudget)
+    _ = kept
   }
 }

@@ -12,16 +12,16 @@ import Testing
 
   func schedule(_ label: String, after delay: Duration) -> ScheduledStep {
     scheduler.schedule(after: delay) { [runs, scheduler] in
-      runs.entries.append("\(label)@\(scheduler.now.milliseconds)")
+      runs.entries.append("\(label)@\(scheduler.elapsedSinceOrigin.milliseconds)")
     }
   }
 
   @Test func startsAtZeroWithNothingPending() {
-    #expect(scheduler.now == .zero)
+    #expect(scheduler.elapsedSinceOrigin == .zero)
     #expect(scheduler.pendingCount == 0)
     #expect(scheduler.nextDeadline == nil)
     scheduler.advance(by: .seconds(3))
-    #expect(scheduler.now == .seconds(3))
+    #expect(scheduler.elapsedSinceOrigin == .seconds(3))
   }
 
   @Test func runsEachActionAtItsDeadlineAndNotBefore() {
@@ -36,7 +36,7 @@ import Testing
     #expect(runs.entries == ["a@10"])
     scheduler.advance(by: .milliseconds(15))
     #expect(runs.entries == ["a@10", "b@20"], "each action sees its own deadline as now")
-    #expect(scheduler.now == .milliseconds(25))
+    #expect(scheduler.elapsedSinceOrigin == .milliseconds(25))
     #expect(scheduler.pendingCount == 0)
   }
 
@@ -60,7 +60,7 @@ import Testing
 
     scheduler.advance(by: .milliseconds(30))
     #expect(runs.entries == ["outer@10", "peer@10", "same time@10", "later@12", "inside@15"])
-    #expect(scheduler.now == .milliseconds(30))
+    #expect(scheduler.elapsedSinceOrigin == .milliseconds(30))
     #expect(scheduler.pendingCount == 1)
     #expect(scheduler.nextDeadline == .milliseconds(60))
     scheduler.runUntilIdle()
@@ -142,7 +142,7 @@ import Testing
     var remaining = 3
     func chain() {
       _ = scheduler.schedule(after: .milliseconds(100)) { [runs, scheduler] in
-        runs.entries.append("link@\(scheduler.now.milliseconds)")
+        runs.entries.append("link@\(scheduler.elapsedSinceOrigin.milliseconds)")
         remaining -= 1
         if remaining > 0 { chain() }
       }
@@ -150,7 +150,7 @@ import Testing
     chain()
     scheduler.runUntilIdle()
     #expect(runs.entries == ["link@100", "link@200", "link@300"])
-    #expect(scheduler.now == .milliseconds(300))
+    #expect(scheduler.elapsedSinceOrigin == .milliseconds(300))
     #expect(scheduler.pendingCount == 0)
   }
 
@@ -195,7 +195,7 @@ import Testing
     _ = scheduler.schedule(after: .milliseconds(5)) { [scheduler] in countdown.run(on: scheduler) }
     scheduler.advance(by: .milliseconds(5))
     #expect(countdown.remaining == 0)
-    #expect(scheduler.now == .milliseconds(5))
+    #expect(scheduler.elapsedSinceOrigin == .milliseconds(5))
   }
 }
 

@@ -85,7 +85,8 @@ final class XCTestLeakTrackingTests: XCTestCase {
     trackForLeaks(cycle, timeout: .milliseconds(50))
     expectLeakFailure(
       atLine: trackedLine, mentioning: "Leaked PresentationModelTestingTests.ClosureCycle",
-      "XCTestLeakTrackingTests.swift:\(trackedLine)", "look for a closure capturing it")
+      "XCTestLeakTrackingTests.swift:\(trackedLine)", "Still held by ClosureCycle.onChange, a closure that captures it."
+    )
   }
 
   func testFailsOnPurposeLeakThroughAStrongDelegateIsReportedWithWhatHoldsIt() {

@@ -40,6 +40,13 @@ func postTrimmed(_ freedBytes: Int, to center: NotificationCenter, object: AnyOb
   center.post(name: CacheTrimmed.name, object: object, userInfo: ["freedBytes": freedBytes])
 }
 
+/// A main-actor owner, `Sendable` as every `@MainActor` class is: what the bridge's
+/// `observeOnMainActor` takes, as `TypedNotificationCenter`'s does.
+@MainActor
+final class MainActorTitles {
+  var titles: [String] = []
+}
+
 /// Waits (cooperatively, bounded by the suite's time limit) until `condition` holds.
 ///
 /// A time limit cancels the test's task; the loop stops then, and the test fails here instead of
@@ -130,7 +137,7 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     let log = LockedLog<String>()
     let left = Sender()
     let right = Sender()
-    let token = bridge.observe(CacheTrimmed.self, object: left) { trimmed in log.record("\(trimmed.freedBytes)") }
+    let token = bridge.observe(CacheTrimmed.self, from: left) { trimmed in log.record("\(trimmed.freedBytes)") }
     postTrimmed(1, to: foundation, object: left)
     postTrimmed(2, to: foundation, object: right)
     #expect(log.entries == ["1"])
@@ -152,11 +159,11 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     token.cancel()
   }
 
-  @Test func mainActorDeliveryWithANonSendableOwner() async throws {
+  @Test func mainActorDeliveryWithAMainActorOwner() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handler = LeakTracker()
-    var recents: RecentPages? = RecentPages()
+    var recents: MainActorTitles? = MainActorTitles()
     let probe = HandlerCapture(trackedBy: handler)
     bridge.observeOnMainActor(CacheTrimmed.self, owner: try #require(recents)) { recents, trimmed in
       withExtendedLifetime(probe) {
@@ -183,12 +190,12 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
   @Test func mainActorDeliveryEnqueuedBeforeTheTokenIsCancelledIsNotCalled() async {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    var calls = 0
-    let token = bridge.observeOnMainActor(CacheTrimmed.self) { _ in calls += 1 }
+    let calls = MainActorTitles()
+    let token = bridge.observeOnMainActor(CacheTrimmed.self) { trimmed in calls.titles.append("\(trimmed.freedBytes)") }
     onAnotherThread { postTrimmed(1, to: foundation) }
     token.cancel()  // the delivery is enqueued on the main queue, which cannot run yet
     await drainMainQueue()
-    #expect(calls == 0)
+    #expect(calls.titles.isEmpty)
   }
 
   @Test("Fails on purpose: registrations name the observe call, and the leak check sees them")
@@ -265,7 +272,8 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     let recents = RecentPages()
     let mine = FoundationSubject()
     let other = FoundationSubject()
-    bridge.observe(DocumentSaved.self, of: mine, owner: recents) { recents, saved in recents.titles.append(saved.title)
+    bridge.observe(DocumentSaved.self, owner: recents, from: mine) { recents, saved in
+      recents.titles.append(saved.title)
     }
     foundation.post(DocumentSaved(title: "mine"), subject: mine)
     foundation.post(DocumentSaved(title: "other"), subject: other)

@@ -277,7 +277,7 @@ import Testing
     #expect(weakSecond == nil)
     #expect(log.entries == ["dispose first", "deinit first", "dispose second", "deinit second"])
     #expect(outcomes.outcomes == ["first disposed", "second disposed"])
-    #expect(scheduler.now == .milliseconds(150))
+    #expect(scheduler.elapsedSinceOrigin == .milliseconds(150))
     #expect(scheduler.pendingCount == 0)
   }
 }

@@ -64,7 +64,7 @@ private final class NodeWidget: Fadable {
       scheduler.advance(by: .nanoseconds(1))
       #expect(widget.opacity == expected, "after step \(index + 1)")
     }
-    #expect(scheduler.now == fade.duration)
+    #expect(scheduler.elapsedSinceOrigin == fade.duration)
     #expect(widget.disposeCount == 1)
     #expect(widget.opacityHistory == fade.expectedOpacities, "one write per step, nothing else")
     #expect(pendingDelete.pendingCount == 0)
@@ -146,7 +146,7 @@ private final class NodeWidget: Fadable {
     #expect(outcomes.outcomes == ["w disposed"])
     #expect(pendingDelete.pendingCount == 0)
     #expect(scheduler.pendingCount == 0)
-    #expect(scheduler.now == .zero)
+    #expect(scheduler.elapsedSinceOrigin == .zero)
   }
 
   @Test(.timeLimit(.minutes(1)))
@@ -196,10 +196,10 @@ private final class NodeWidget: Fadable {
     for step in 1...steps {
       let deadline = try #require(scheduler.nextDeadline, "step \(step) is scheduled")
       #expect(deadline == duration * step / steps, "step \(step) of \(steps)")
-      scheduler.advance(by: deadline - scheduler.now)
+      scheduler.advance(by: deadline - scheduler.elapsedSinceOrigin)
     }
     #expect(widget.disposeCount == 1)
-    #expect(scheduler.now == duration)
+    #expect(scheduler.elapsedSinceOrigin == duration)
     #expect(scheduler.pendingCount == 0)
   }
 
@@ -208,7 +208,7 @@ private final class NodeWidget: Fadable {
   @Test func lateStepsDoNotPushBackTheEnd() {
     @MainActor final class LateScheduler: StepScheduler {
       let clock = ManualStepScheduler()
-      var now: Duration { clock.now }
+      var elapsedSinceOrigin: Duration { clock.elapsedSinceOrigin }
       func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
         clock.schedule(after: max(delay, .zero) + .microseconds(10), action)
       }

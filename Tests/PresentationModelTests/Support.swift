@@ -47,7 +47,7 @@ final class HandlerCapture: Sendable {
 func expectReleased(
   _ tracker: LeakTracker, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  let report = tracker.checkForLeaksBlocking(timeout: .zero)
+  let report = tracker.checkForLeaks(timeout: .zero)
   if report.hasLeaks {
     Issue.record("\(comment.map { "\($0.rawValue): " } ?? "")\(report)", sourceLocation: sourceLocation)
   }

@@ -77,8 +77,11 @@
       case skipped(size: Int, alignment: Int)
       /// A captured `var`: a pointer to its box.
       case box
-      /// A closure whose type the runtime cannot resolve: function pointer and context.
+      /// A closure whose type the runtime cannot resolve (or an optional one): function pointer and
+      /// context.
       case thickFunction
+      /// One word the walk cannot read into (a block): counted unread, the layout goes on.
+      case unreadWord
       /// Anything else: the layout from here on is unknown.
       case unknown
     }
@@ -100,24 +103,45 @@
       case "Xb", "Xx", "XX":  // SIL box types
         return .box
       default:
-        if isThickFunction { return .thickFunction }
+        switch silFunction {
+        case .thick: return .thickFunction
+        case .thinOrC: return .skipped(size: MemoryLayout<UInt>.size, alignment: MemoryLayout<UInt>.alignment)
+        case .block: return .unreadWord
+        case nil: break
+        }
         return resolve(length: length).map(Layout.value) ?? .unknown
       }
     }
 
     /// Whether the name ends in a SIL function type (`… I <attributes> _`) with a thick callee
     /// convention: owned, guaranteed or unowned, and a Swift (not C or block) representation.
-    private var isThickFunction: Bool {
-      guard tail.last == UInt8(ascii: "_"), let marker = tail.lastIndex(of: UInt8(ascii: "I")) else { return false }
-      let attributes = tail[(marker + 1)..<(tail.count - 1)]
-      guard attributes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return false }
+    /// What a SIL function type (`… I <attributes> _`, possibly wrapped in an optional, `Sg`) at
+    /// the end of the name is: a thick Swift closure (function pointer and context), a thin or C
+    /// function (one word that holds nothing), or a block (one word, whose captures the walk cannot
+    /// read). `nil` when the name does not end in a SIL function type.
+    private var silFunction: SILFunction? {
+      var operators = tail[...]
+      if operators.count > 2, operators.suffix(2).elementsEqual("Sg".utf8) { operators = operators.dropLast(2) }
+      guard operators.last == UInt8(ascii: "_"), let marker = operators.lastIndex(of: UInt8(ascii: "I")) else {
+        return nil
+      }
+      let attributes = operators[(marker + 1)..<(operators.endIndex - 1)]
+      guard attributes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return nil }
       // Optional leading attributes: pseudo-generic, escaping, isolated(any), differentiability.
-      guard
-        let callee = attributes.first(where: { !"PeAdlf".utf8.contains($0) }),
-        "gxy".utf8.contains(callee)
-      else { return false }
-      let afterCallee = attributes.drop(while: { $0 != callee }).dropFirst()
-      return afterCallee.first.map { !"BC".utf8.contains($0) } ?? true
+      guard let callee = attributes.first(where: { !"PeAdlf".utf8.contains($0) }) else { return nil }
+      if callee == UInt8(ascii: "t") { return .thinOrC }
+      guard "gxy".utf8.contains(callee) else { return nil }
+      var representation = attributes.drop(while: { $0 != callee }).dropFirst()
+      if representation.first == UInt8(ascii: "z") { representation = representation.dropFirst() }
+      switch representation.first {
+      case UInt8(ascii: "B"): return .block
+      case UInt8(ascii: "C"): return .thinOrC
+      default: return .thick
+      }
+    }
+
+    enum SILFunction {
+      case thick, thinOrC, block
     }
   }
 #endif

@@ -75,21 +75,21 @@ public final class FoundationNotificationBridge: Sendable {
   ///
   /// - Parameters:
   ///   - type: The notification type; its `name` is observed and its `init?(_:)` converts.
-  ///   - object: When given, only notifications posted with this very object are delivered (the
-  ///     Foundation center filters); the observation ends when the object deinitialises. Never
-  ///     retained.
   ///   - owner: The object whose lifetime bounds the observation. Never retained.
+  ///   - sender: When given, only notifications posted with this very object (Foundation's
+  ///     `object:`) are delivered (the Foundation center filters); the observation ends when the
+  ///     sender deinitialises. Never retained.
   ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
   ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   ///   - handler: Runs on the thread that posted.
   /// - Returns: A token that can end the observation early; discarding it does not end it.
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject? = nil, owner: Owner,
+    _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
-    observeClassic(N.self, object: object, owner: owner, flags: [], fileID: fileID, line: line) { registration, value in
+    observeClassic(N.self, object: sender, owner: owner, flags: [], fileID: fileID, line: line) { registration, value in
       guard let owner = registration.liveOwner() else { return }
       handler(unsafeDowncast(owner, to: Owner.self), value)
     }
@@ -98,11 +98,11 @@ public final class FoundationNotificationBridge: Sendable {
   /// Calls `handler` on the posting thread with each `type` notification posted to the Foundation
   /// center, until the returned token is cancelled or released.
   public func observe<N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject? = nil,
+    _ type: N.Type, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    observeClassic(N.self, object: object, owner: nil, flags: [], fileID: fileID, line: line) { _, value in
+    observeClassic(N.self, object: sender, owner: nil, flags: [], fileID: fileID, line: line) { _, value in
       handler(value)
     }
   }
@@ -110,23 +110,24 @@ public final class FoundationNotificationBridge: Sendable {
   // MARK: Classic notifications, on the main actor
 
   /// Calls `handler` on the main actor with `owner` and each `type` notification, for as long as
-  /// `owner` lives. The owner need not be `Sendable`.
+  /// `owner` lives. Callable from any thread, like
+  /// ``TypedNotificationCenter/observeOnMainActor(_:owner:from:fileID:line:_:)``: the owner is
+  /// `Sendable` (a `@MainActor` class is), since the bridge holds it where any thread may read it.
   ///
   /// A notification posted on the main actor is delivered before `post` returns; one posted
   /// elsewhere is converted there and enqueued on the main queue, and not delivered if the
   /// observation ended before it runs.
-  @MainActor
   @discardableResult
-  public func observeOnMainActor<Owner: AnyObject, N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject? = nil, owner: Owner,
+  public func observeOnMainActor<Owner: AnyObject & Sendable, N: FoundationNotification>(
+    _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
-    _ handler: @escaping @MainActor (Owner, N) -> Void
+    _ handler: @escaping @MainActor @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
-    let call: @MainActor (AnyObject, N) -> Void = { owner, value in
+    let call: @MainActor @Sendable (AnyObject, N) -> Void = { owner, value in
       handler(unsafeDowncast(owner, to: Owner.self), value)
     }
     return observeClassic(
-      N.self, object: object, owner: owner, flags: .mainActor, fileID: fileID, line: line
+      N.self, object: sender, owner: owner, flags: .mainActor, fileID: fileID, line: line
     ) { registration, value in
       Self.onMainActor {
         guard let owner = registration.liveOwner() else { return }
@@ -136,15 +137,15 @@ public final class FoundationNotificationBridge: Sendable {
   }
 
   /// Calls `handler` on the main actor with each `type` notification until the returned token is
-  /// cancelled or released; delivery as in ``observeOnMainActor(_:object:owner:fileID:line:_:)``.
-  @MainActor
+  /// cancelled or released; delivery as in ``observeOnMainActor(_:owner:from:fileID:line:_:)``.
+  /// Callable from any thread.
   public func observeOnMainActor<N: FoundationNotification>(
-    _ type: N.Type, object: AnyObject? = nil,
+    _ type: N.Type, from sender: AnyObject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
-    _ handler: @escaping @MainActor (N) -> Void
+    _ handler: @escaping @MainActor @Sendable (N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, object: object, owner: nil, flags: .mainActor, fileID: fileID, line: line
+      N.self, object: sender, owner: nil, flags: .mainActor, fileID: fileID, line: line
     ) { registration, value in
       Self.onMainActor {
         guard registration.admitsDelivery() else { return }
@@ -161,9 +162,9 @@ public final class FoundationNotificationBridge: Sendable {
   ///
   /// - Parameters:
   ///   - type: A `NotificationCenter.MainActorMessage` type.
-  ///   - subject: When given, only messages posted with this subject are delivered; the observation
-  ///     ends when the subject deinitialises. Never retained.
   ///   - owner: The object whose lifetime bounds the observation. Never retained.
+  ///   - subject: When given, only messages posted with this subject (Foundation's `of:`) are
+  ///     delivered; the observation ends when the subject deinitialises. Never retained.
   ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
   ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   ///   - handler: Runs on the main actor.
@@ -171,7 +172,7 @@ public final class FoundationNotificationBridge: Sendable {
   @MainActor
   @discardableResult
   public func observe<Owner: AnyObject, M: NotificationCenter.MainActorMessage>(
-    _ type: M.Type, of subject: M.Subject? = nil, owner: Owner,
+    _ type: M.Type, owner: Owner, from subject: M.Subject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (Owner, M) -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
@@ -194,7 +195,7 @@ public final class FoundationNotificationBridge: Sendable {
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, M: NotificationCenter.AsyncMessage>(
-    _ type: M.Type, of subject: M.Subject? = nil, owner: Owner,
+    _ type: M.Type, owner: Owner, from subject: M.Subject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, M) async -> Void
   ) -> ObserverToken where M.Subject: AnyObject {

@@ -17,8 +17,9 @@ public import Dispatch
 /// }
 /// ```
 extension DispatchQueue: StepScheduler {
-  /// The time since boot on the clock `asyncAfter` uses (`DispatchTime.now()`), in nanoseconds.
-  public var now: Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds) }
+  /// The time elapsed since boot on the clock `asyncAfter` uses (`DispatchTime.now()`), in
+  /// nanoseconds: the origin is boot.
+  public var elapsedSinceOrigin: Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds) }
 
   /// Runs `action` on the main actor once `delay` has elapsed on this queue (rounded up to whole
   /// nanoseconds; zero or negative means as soon as possible).

@@ -21,14 +21,17 @@
 /// > has returned.
 @MainActor
 public protocol StepScheduler {
-  /// The current time on the clock that times this scheduler's delays, from any fixed origin.
+  /// The time elapsed on this scheduler's own clock (the one that times its delays) since an
+  /// origin the scheduler defines and never moves: boot for `DispatchQueue` (its `asyncAfter`
+  /// clock), the scheduler's creation for `ManualStepScheduler`. Only differences between two
+  /// readings mean anything.
   ///
   /// ``PendingDelete`` reads it when a fade starts and before scheduling each step, and schedules
-  /// step `k` after `start + k × duration / steps − now`: each step is timed from the start, so
-  /// steps that run late do not add up. It must never go backwards. A scheduler that stretches or
+  /// step `k` after `start + k × duration / steps − elapsedSinceOrigin`: each step is timed from
+  /// the start, so steps that run late do not add up. It must never go backwards. A scheduler that stretches or
   /// shrinks delays reports its time in the same units as the delays it is given (see the
   /// slow-motion example in the PendingDelete guide).
-  var now: Duration { get }
+  var elapsedSinceOrigin: Duration { get }
 
   /// Schedules `action` to run once after `delay`.
   ///

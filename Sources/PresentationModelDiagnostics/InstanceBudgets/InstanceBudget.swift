@@ -28,10 +28,10 @@
 /// > Note: Types are counted by their exact dynamic type: a subclass has its own count and limit.
 /// > A limit declared again replaces the previous one. Tracking an object twice counts it once.
 /// > All methods may be called from any thread. Tests that run in parallel should each use their
-/// > own budget rather than ``shared``.
+/// > own budget rather than ``default``.
 public final class InstanceBudget: Sendable {
   /// A process-wide budget for app code that does not pass one around.
-  public static let shared = InstanceBudget()
+  public static let `default` = InstanceBudget()
 
   private struct Entry: Sendable {
     let reference: WeakReference

@@ -25,15 +25,15 @@ public struct LeakReport: Sendable, CustomStringConvertible {
   public let survivors: [Survivor]
   /// How long the check waited for stragglers.
   public let waited: Duration
-  /// Whether survivors were found by ``LeakTracker/checkForLeaksBlocking(timeout:)`` called on the
-  /// main queue, which it blocked while it waited: anything enqueued there (such as a release one
-  /// turn late) could not run, so a survivor may be one. The description then says to call
-  /// `await` ``LeakTracker/checkForLeaks(timeout:)`` instead.
+  /// Whether survivors were found by the synchronous form of `LeakTracker.checkForLeaks(timeout:)`
+  /// called on the main queue, which it blocked while it waited: anything enqueued there (such as a
+  /// release one turn late) could not run, so a survivor may be one. The description then says to
+  /// call `await checkForLeaks()`, the async form, instead.
   public let mainQueueWasBlocked: Bool
 
   static let blockedMainQueueNote = """
-    checkForLeaksBlocking() ran on the main queue (in @MainActor code or a DispatchQueue.main block) and \
-    blocked it while waiting, so nothing enqueued there could run, such as a release one turn late; \
+    The synchronous checkForLeaks() ran on the main queue (in @MainActor code or a DispatchQueue.main block) \
+    and blocked it while waiting, so nothing enqueued there could run, such as a release one turn late; \
     these may be such releases. Call `await checkForLeaks()` instead: it suspends and lets the main \
     queue run.
     """

@@ -40,7 +40,7 @@
 /// > holds them; that walk reads the survivors without synchronisation, so check only once the code
 /// > under test has stopped using them.
 public final class LeakTracker: Sendable {
-  /// How long ``checkForLeaks(timeout:)`` waits for stragglers unless told otherwise: one second.
+  /// How long `checkForLeaks(timeout:)` waits for stragglers unless told otherwise: one second.
   public static let defaultTimeout: Duration = .seconds(1)
 
   private struct Entry: Sendable {
@@ -124,16 +124,17 @@ public final class LeakTracker: Sendable {
     return report(waited: start.duration(to: clock.now))
   }
 
-  /// The blocking form of ``checkForLeaks(timeout:)``, for synchronous code such as an XCTest
-  /// `tearDown()`. On the main thread it runs the current run loop between checks, so releases
-  /// enqueued on the main queue can happen while it waits.
+  /// The synchronous form of `checkForLeaks(timeout:)`, which Swift picks in synchronous code such
+  /// as an XCTest `tearDown()`: it blocks the calling thread while it waits. On the main thread it
+  /// runs the current run loop between checks, so releases enqueued on the main queue can happen
+  /// while it waits.
   ///
   /// > Important: Called on the main queue itself (in `@MainActor` code, or in a block running on
   /// > `DispatchQueue.main`), it cannot let the main queue run while it waits: that queue is busy
   /// > with the caller until it returns. A release enqueued there is then reported as a leak, and
   /// > the report says why (``LeakReport/mainQueueWasBlocked``). Call
-  /// > `await` ``checkForLeaks(timeout:)`` there instead: it suspends, and the main queue runs.
-  public func checkForLeaksBlocking(timeout: Duration = LeakTracker.defaultTimeout) -> LeakReport {
+  /// > `await` `checkForLeaks(timeout:)` there instead: it suspends, and the main queue runs.
+  public func checkForLeaks(timeout: Duration = LeakTracker.defaultTimeout) -> LeakReport {
     let clock = ContinuousClock()
     let start = clock.now
     let mainQueueWasBlocked = Polling.pollBlocking(timeout: timeout) { liveCount == 0 }

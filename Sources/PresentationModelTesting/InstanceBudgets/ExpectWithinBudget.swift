@@ -32,10 +32,44 @@ public func expectWithinBudget(
   filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> BudgetReport {
   await Polling.poll(timeout: timeout) { budget.check().isWithinBudget }
+  return finalReport(budget, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}
+
+/// The synchronous form of `expectWithinBudget(_:)`, which Swift picks in synchronous code (an
+/// XCTest method, a synchronous `@Test`): it blocks while it waits, running the run loop between
+/// checks on the main thread.
+///
+/// ```swift
+/// import PresentationModelTesting
+/// import XCTest
+///
+/// final class Inspector {}
+///
+/// final class InspectorTests: XCTestCase {
+///   func testOneInspectorIsWithinBudget() {
+///     let budget = InstanceBudget()
+///     budget.limit(Inspector.self, to: 1)
+///     let inspector = Inspector()
+///     budget.track(inspector)
+///     expectWithinBudget(budget)
+///     _ = inspector
+///   }
+/// }
+/// ```
+///
+/// - Returns: The final report.
+@discardableResult
+public func expectWithinBudget(
+  _ budget: InstanceBudget, timeout: Duration = LeakTracker.defaultTimeout, fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
+) -> BudgetReport {
+  Polling.pollBlocking(timeout: timeout) { budget.check().isWithinBudget }
+  return finalReport(budget, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}
+
+/// Checks `budget` once more and fails at `site` with the report when it is over.
+private func finalReport(_ budget: InstanceBudget, at site: CallSite) -> BudgetReport {
   let report = budget.check()
-  if !report.isWithinBudget {
-    FailureReporter.fail(
-      report.description, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
-  }
+  if !report.isWithinBudget { FailureReporter.fail(report.description, at: site) }
   return report
 }

@@ -145,6 +145,42 @@ public func expectNoObservers(
   }
 }
 
+/// The synchronous form of the `expectNoObservers(in:)` for a `FoundationNotificationBridge`, which
+/// Swift picks in synchronous code (an XCTest method, a synchronous `@Test`): it blocks while it
+/// polls, running the run loop between checks on the main thread.
+///
+/// ```swift
+/// import Foundation
+/// import PresentationModelTesting
+/// import XCTest
+///
+/// struct Trimmed: FoundationNotification {
+///   static var name: Notification.Name { Notification.Name("Trimmed") }
+///   init?(_ notification: Notification) {}
+/// }
+///
+/// final class TrimTests: XCTestCase {
+///   func testCancelledObserverIsGone() {
+///     let bridge = FoundationNotificationBridge(NotificationCenter())
+///     let token = bridge.observe(Trimmed.self) { _ in }
+///     token.cancel()
+///     expectNoObservers(in: bridge, of: Trimmed.self)
+///   }
+/// }
+/// ```
+///
+/// - Returns: The leftover registrations (empty when the expectation held).
+@discardableResult
+public func expectNoObservers(
+  in bridge: FoundationNotificationBridge, of notificationType: (any Any.Type)? = nil,
+  ownedBy ownerType: (any AnyObject.Type)? = nil, timeout: Duration = LeakTracker.defaultTimeout,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
+) -> [RegistrationInfo] {
+  expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).checkBlocking {
+    $0.leftovers(among: bridge.registrations)
+  }
+}
+
 /// The check every form of `expectNoObservers` makes, from its arguments.
 private func expectation(
   _ notificationType: (any Any.Type)?, _ ownerType: (any AnyObject.Type)?, _ timeout: Duration,

@@ -44,12 +44,9 @@ public final class ManualStepScheduler: StepScheduler {
   /// that something reschedules itself forever and stops with a precondition failure.
   public static let actionLimit = 1_000_000
 
-  /// The same as ``actionLimit``, which now bounds ``advance(by:)`` too.
-  @available(*, deprecated, renamed: "actionLimit")
-  public static var runUntilIdleLimit: Int { actionLimit }
-
-  /// The virtual time elapsed since this scheduler was created.
-  public private(set) var now: Duration = .zero
+  /// The virtual time elapsed since this scheduler was created, its origin: `.zero` until time is
+  /// advanced.
+  public private(set) var elapsedSinceOrigin: Duration = .zero
 
   /// A binary min-heap of deadlines, ordered by deadline, then by scheduling order. A cancelled
   /// action's entry stays until it reaches the top, where it is dropped: scheduling, running and
@@ -69,12 +66,13 @@ public final class ManualStepScheduler: StepScheduler {
   /// The deadline of the next action to run, if any.
   public var nextDeadline: Duration? { nextEntry()?.deadline }
 
-  /// Schedules `action` at ``now`` plus `delay` (a negative delay counts as zero); it runs when a
-  /// later ``advance(by:)`` or ``runUntilIdle()`` reaches that time, never inside this call.
+  /// Schedules `action` at ``elapsedSinceOrigin`` plus `delay` (a negative delay counts as zero);
+  /// it runs when a later ``advance(by:)`` or ``runUntilIdle()`` reaches that time, never inside
+  /// this call.
   public func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
     let order = nextOrder
     nextOrder += 1
-    push(Entry(deadline: now + max(delay, .zero), order: order))
+    push(Entry(deadline: elapsedSinceOrigin + max(delay, .zero), order: order))
     pending[order] = action
     return ScheduledStep { [weak self] in
       self?.pending[order] = nil
@@ -84,8 +82,8 @@ public final class ManualStepScheduler: StepScheduler {
   /// Moves time forward by `duration`, running every action whose deadline falls in that window,
   /// including those scheduled along the way.
   ///
-  /// Each action runs with ``now`` set to its own deadline; afterwards ``now`` is the end of the
-  /// window.
+  /// Each action runs with ``elapsedSinceOrigin`` set to its own deadline; afterwards
+  /// ``elapsedSinceOrigin`` is the end of the window.
   ///
   /// Stops with a precondition failure after ``actionLimit`` actions in one call: something keeps
   /// rescheduling itself with a zero (or vanishing) delay, and time would never reach the end of
@@ -94,19 +92,19 @@ public final class ManualStepScheduler: StepScheduler {
   /// - Parameter duration: How far to move; must not be negative.
   public func advance(by duration: Duration) {
     precondition(duration >= .zero, "ManualStepScheduler.advance(by:) cannot move time backwards; got \(duration)")
-    let end = now + duration
+    let end = elapsedSinceOrigin + duration
     var ran = 0
     while let next = nextEntry(), next.deadline <= end {
       precondition(
         ran < Self.actionLimit,
         """
-        ManualStepScheduler.advance(by: \(duration)) ran \(ran) actions and reached only \(now) of the \
+        ManualStepScheduler.advance(by: \(duration)) ran \(ran) actions and reached only \(elapsedSinceOrigin) of the \
         window ending at \(end): an action keeps rescheduling itself with a zero or tiny delay
         """)
       run(popFirst())
       ran += 1
     }
-    now = max(now, end)
+    elapsedSinceOrigin = max(elapsedSinceOrigin, end)
   }
 
   /// Runs actions in deadline order, moving time to each one's deadline, until none is left.
@@ -126,7 +124,7 @@ public final class ManualStepScheduler: StepScheduler {
 
   private func run(_ entry: Entry) {
     guard let action = pending.removeValue(forKey: entry.order) else { return }
-    now = max(now, entry.deadline)
+    elapsedSinceOrigin = max(elapsedSinceOrigin, entry.deadline)
     action()
   }
 

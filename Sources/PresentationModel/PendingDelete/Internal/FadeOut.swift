@@ -46,8 +46,8 @@ final class FadeOut {
   private let duration: Duration
   private let disposesAtOnce: Bool
   private let scheduler: any StepScheduler
-  /// The scheduler's ``StepScheduler/now`` when the fade started: every step is timed from here,
-  /// so a step that runs late does not push back the ones after it.
+  /// The scheduler's ``StepScheduler/elapsedSinceOrigin`` when the fade started: every step is
+  /// timed from here, so a step that runs late does not push back the ones after it.
   private var startTime: Duration = .zero
   private weak var owner: PendingDelete?
   private var state: State
@@ -71,7 +71,7 @@ final class FadeOut {
     if disposesAtOnce {
       perform(disposeNow())
     } else {
-      startTime = scheduler.now
+      startTime = scheduler.elapsedSinceOrigin
       schedule(step: 1)
     }
   }
@@ -151,7 +151,7 @@ final class FadeOut {
 
   private func schedule(step index: Int) {
     let due = startTime + Self.offset(ofStep: index, of: steps, in: duration)
-    let scheduled = scheduler.schedule(after: due - scheduler.now) { [self] in
+    let scheduled = scheduler.schedule(after: due - scheduler.elapsedSinceOrigin) { [self] in
       perform(stepElapsed(index))
     }
     record(scheduled, for: index)
