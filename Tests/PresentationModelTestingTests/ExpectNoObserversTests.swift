@@ -90,7 +90,7 @@ import Testing
   }
 
   /// The synchronous form for a bridge, which Swift picks in a synchronous test.
-  @Test("Leaks on purpose: the synchronous expectNoObservers for a bridge lists a forgotten observer")
+  @Test("Fails on purpose: the synchronous expectNoObservers for a bridge lists a forgotten observer")
   func synchronousBridgeFormListsAForgottenObserverAtItsLine() throws {
     let bridge = FoundationNotificationBridge(NotificationCenter())
     let observeLine = #line + 1
