@@ -28,6 +28,14 @@ if [[ -n $strays ]]; then
   sed 's/^/  /' <<<"$strays" >&2
   exit 1
 fi
+# A Markdown link to a file (`[Performance](Performance.md)`) works on GitHub but is a dead link in
+# the site, and docc does not warn about it: between articles, write <doc:Performance>.
+file_links="$(grep -rnE '\]\([^)#:]*\.md(#[^)]*)?\)' Sources --include='*.md' || true)"
+if [[ -n $file_links ]]; then
+  echo "build-docc: links to Markdown files, dead in the site; write <doc:Name> (or <doc:Name#Heading>):" >&2
+  sed 's/^/  /' <<<"$file_links" >&2
+  exit 1
+fi
 rm -rf "$out"
 mkdir -p "$out"
 
