@@ -21,3 +21,9 @@ if grep -E '^heap allocations per post' "$log" | grep -q 'NOT met'; then
   echo "bench-quick: a post allocated on the heap in steady state (budget: 0)" >&2
   exit 1
 fi
+
+step "presentation-bench --leak-walk (debug: the registration-time check runs there)"
+# Timings, reported and never enforced; this fails only if the figures cannot be produced.
+swift run presentation-bench --leak-walk | tee "$log"
+grep -qE '^budget: the registration-time check' "$log"
+grep -qE '^budget: a leak report with 10,000' "$log"

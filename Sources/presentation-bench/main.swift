@@ -18,9 +18,14 @@ if arguments.first == WorkloadChild.flag {
 if arguments.first == "--count-main-actor-allocations" {
   MainActorCases.runAllocationChild(Array(arguments.dropFirst()))
 }
+if arguments == ["--leak-walk"] {
+  print(LeakWalkBudget.run())
+  exit(0)
+}
 let usage = """
   usage: presentation-bench [--quick] [--json]
          presentation-bench --instructions [--quick] [--enforce] [--json]
+         presentation-bench --leak-walk
     --quick         fewer, shorter rounds (what CI runs); skips allocation counts if valgrind is missing;
                     with --instructions: skips the check at 3 N that each count is exact
     --json          print the figures as JSON on standard output instead of tables
@@ -28,6 +33,8 @@ let usage = """
                     bytes per registration, and the budget of issue 13 (needs valgrind)
     --enforce       with --instructions: exit 1 when a budget row listed in InstructionBudget.enforced
                     is not met
+    --leak-walk     the leak walk's two budgets (the registration-time check's cost per observe, a
+                    report over 10,000 registrations); build in debug, where that check runs
   Build in release: swift run -c release presentation-bench. See Performance.md.
 
   """

@@ -115,3 +115,31 @@ import Testing
     #expect(paths(in: handler, to: model) == ["captures it through Pair.model"])
   }
 }
+
+/// Collections skipped whole because their elements cannot hold a reference, and the wrappers that
+/// look alike but hold closures: the skip must not reach those.
+@Suite struct ReferenceFreeCollectionTests {
+  final class Model: Sendable {}
+
+  @Test func readsALazyWrapperOverTrivialElementsForItsClosure() {
+    guard CaptureScanner.isAvailable else { return }
+    let model = Model()
+    nonisolated(unsafe) let mapped = (0..<3).lazy.map { index in index + (model === model ? 1 : 0) }
+    let handler: @Sendable () -> Void = { _ = (mapped, 1) }
+    let result = CaptureScanner.scan(handler, for: [ObjectIdentifier(model)], followObjects: false)
+    #expect(
+      result.paths[ObjectIdentifier(model)] != nil || result.unreadValues > 0,
+      "a LazyMapSequence<Range<Int>, Int> holds its transform: found or unread, never skipped as empty")
+  }
+
+  @Test func skipsACollectionOfTrivialElementsWithoutVisitingThem() {
+    guard CaptureScanner.isAvailable else { return }
+    let model = Model()
+    let numbers = [Int](repeating: 1, count: 10_000)
+    let names: [String: Int] = ["a": 1, "b": 2]
+    let handler: @Sendable () -> Void = { _ = (numbers, names, model) }
+    let result = CaptureScanner.scan(handler, for: [ObjectIdentifier(model)], followObjects: false, maximumVisits: 16)
+    #expect(result.paths[ObjectIdentifier(model)] == [])
+    #expect(!result.truncated)
+  }
+}

@@ -144,23 +144,21 @@
     }
 
     private mutating func expandOpened<Value>(_ value: Value, link: Int, namesFields: Bool) {
-      // Values without references (numbers, POD structs) and strings cannot hold an object alive.
-      if _isPOD(Value.self) || Value.self == String.self { return }
       let metadata = unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
-      switch MetadataKind.of(metadata) {
-      case MetadataKind.class:
+      switch WalkPlan.of(Value.self) {
+      case .nothing:
+        return
+      case .object:
         visitHeapObject(UnsafeRawPointer(Unmanaged.passUnretained(value as AnyObject).toOpaque()), link: link)
-      case StoredFields.structKind
-      where !(value is any CustomReflectable) || !StoredFields.isStandardLibraryType(metadata):
+      case .storedFields:
         // The runtime's own field records, not `Mirror`: no user `customMirror` runs, and `weak`
-        // and `unowned` properties are not read. (The standard library's collections keep
-        // `Mirror`, whose children are their elements.)
+        // and `unowned` properties are not read.
         withUnsafeBytes(of: value) { bytes in
           guard let base = bytes.baseAddress else { return }
           expandStoredFields(
             StoredFields.ofStruct(metadata), at: base, container: Value.self, link: link, namesFields: namesFields)
         }
-      case MetadataKind.existential:
+      case .existential:
         // An existential that was itself put in an `Any` (a capture or property of type `Any` or
         // `any P`, loaded generically): read the value it holds.
         let inner = withUnsafeBytes(of: value) { bytes in
@@ -171,7 +169,7 @@
         } else {
           result.unreadValues += 1
         }
-      case MetadataKind.function:
+      case .function:
         // Function type flags: the convention sits in bits 16-23; 0 is a thick Swift closure. The
         // closure (retained by `value`) keeps its context alive while it is read.
         let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
@@ -180,13 +178,10 @@
         if let context = UnsafeRawPointer(bitPattern: context) {
           visitHeapObject(context, link: self.link(link, .closure))
         }
-      default:
-        if value is any CustomReflectable, !StoredFields.isStandardLibraryType(metadata) {
-          // An enum with a `customMirror` of its own: user code, which the walk does not run.
-          result.unreadValues += 1
-          return
-        }
+      case .mirrorChildren:
         expandChildren(of: value, link: link, namesFields: namesFields)
+      case .unreadable:
+        result.unreadValues += 1
       }
     }
 

@@ -75,6 +75,34 @@
       return moduleName(of: descriptor) == "Swift"
     }
 
+    /// The name of the nominal type of value-type metadata (`Array`, not `Array<Int>`), or `nil`.
+    static func typeName(ofValueType metadata: UnsafeRawPointer) -> String? {
+      guard
+        (0x200...0x202).contains(metadata.load(as: UInt.self)),
+        let descriptor = metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self)
+      else { return nil }
+      return relative(descriptor + 8).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
+    }
+
+    /// The type arguments of a generic struct or enum (such as `Array<Model>`'s `Model`): the
+    /// metadata's generic arguments, after its descriptor, count from the descriptor's generic
+    /// header (a struct's at byte 28, an enum's at byte 28 too: both have two 32-bit fields after
+    /// the fields pointer), past two 32-bit instantiation fields: parameter count (`UInt16`).
+    /// `nil` when the type is not generic or not a struct or an enum.
+    static func genericTypeArguments(ofValueType metadata: UnsafeRawPointer) -> [UnsafeRawPointer]? {
+      guard
+        (0x200...0x202).contains(metadata.load(as: UInt.self)),
+        let descriptor = metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self)
+      else { return nil }
+      let flags = descriptor.load(as: UInt32.self)
+      guard flags & descriptorIsGeneric != 0, [descriptorKindStruct, 18].contains(flags & 0x1F) else { return nil }
+      let parameters = Int(descriptor.load(fromByteOffset: 28 + 8, as: UInt16.self))
+      guard parameters <= 8 else { return nil }
+      return (0..<parameters).compactMap { index in
+        metadata.load(fromByteOffset: (2 + index) * word, as: UnsafeRawPointer?.self)
+      }
+    }
+
     private static func readStruct(_ metadata: UnsafeRawPointer) -> Layout {
       guard
         metadata.load(as: UInt.self) == structKind,

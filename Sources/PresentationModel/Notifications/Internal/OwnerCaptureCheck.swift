@@ -84,6 +84,12 @@ package enum RegistrationDiagnostics {
     /// time.
     static let cleanChecksPerCallSite = 8
 
+    /// How many values the check reads in one handler, breadth first (the owner captured directly,
+    /// or in a small value, is among the first): bounded so that `observe` pays at most tens of
+    /// microseconds in a debug build whatever the handler captures (`presentation-bench
+    /// --leak-walk`). The leak report reads further.
+    static let visitsPerHandler = 32
+
     private struct CallSite: Hashable {
       let fileID: UInt
       let line: Int
@@ -97,7 +103,7 @@ package enum RegistrationDiagnostics {
         line: line)
       guard cleanChecks.withLock({ $0[site, default: 0] < cleanChecksPerCallSite }) else { return }
       let ownerID = ObjectIdentifier(owner)
-      let found = CaptureScanner.scan(handler, for: [ownerID], followObjects: false)
+      let found = CaptureScanner.scan(handler, for: [ownerID], followObjects: false, maximumVisits: visitsPerHandler)
       guard let path = found.paths[ownerID] else {
         cleanChecks.withLock { $0[site, default: 0] += 1 }
         return

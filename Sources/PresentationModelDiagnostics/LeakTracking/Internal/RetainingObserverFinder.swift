@@ -18,7 +18,7 @@ enum RetainingObserverFinder {
   /// captured objects' stored properties too, a bounded number of values per handler.
   static func observers(holding objects: [AnyObject]) -> [ObjectIdentifier: [RetainingObserver]] {
     guard CaptureScanner.isAvailable, !objects.isEmpty else { return [:] }
-    let snapshots = LiveCenters.registrationSnapshots().sorted(by: registrationOrder)
+    let snapshots = inRegistrationOrder(LiveCenters.registrationSnapshots())
     var found: [ObjectIdentifier: [RetainingObserver]] = [:]
     // Inside a Swift Testing test, captured objects are read only for the test's own registrations:
     // other tests may be changing theirs right now.
@@ -47,11 +47,22 @@ enum RetainingObserverFinder {
     return found
   }
 
-  /// Stable across runs: notification type name, then `observe` line.
-  private static func registrationOrder(_ lhs: RegistrationSnapshot, _ rhs: RegistrationSnapshot) -> Bool {
-    let left = (String(reflecting: lhs.info.notificationType), lhs.info.fileID, lhs.info.line)
-    let right = (String(reflecting: rhs.info.notificationType), rhs.info.fileID, rhs.info.line)
-    return left < right
+  /// Stable across runs: notification type name, then `observe` line. Each type's name is made
+  /// once, not once per comparison (10,000 registrations cost 140,000 comparisons).
+  private static func inRegistrationOrder(_ snapshots: [RegistrationSnapshot]) -> [RegistrationSnapshot] {
+    var names: [ObjectIdentifier: String] = [:]
+    let keyed = snapshots.map { snapshot in
+      let type = snapshot.info.notificationType
+      let name =
+        names[ObjectIdentifier(type)]
+        ?? {
+          let name = String(reflecting: type)
+          names[ObjectIdentifier(type)] = name
+          return name
+        }()
+      return (key: (name, snapshot.info.fileID, snapshot.info.line), snapshot: snapshot)
+    }
+    return keyed.sorted { $0.key < $1.key }.map(\.snapshot)
   }
 
   /// The stored-property path by which `object` holds the token of `snapshot`'s registration.
