@@ -21,7 +21,9 @@ let package = Package(
     .target(
       name: "PresentationModelDiagnostics", dependencies: ["PresentationModel", "PresentationCaptureReading"]),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel", "PresentationModelDiagnostics"]),
-    .executableTarget(name: "presentation-bench", dependencies: ["PresentationModel", "PresentationModelTesting"]),
+    .executableTarget(
+      name: "presentation-bench",
+      dependencies: ["PresentationModel", "PresentationModelTesting", "PresentationCaptureReading"]),
     // What the test targets share (locked logs and boxes, the seeded generator, thread runners): not a
     // product, so no outside package can depend on it.
     .target(name: "PresentationTestSupport", dependencies: ["PresentationModel"], path: "Tests/Support"),

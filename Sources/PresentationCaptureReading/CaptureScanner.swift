@@ -126,6 +126,44 @@ package enum CaptureScanner {
     }
   #endif
 
+  /// Whether ``scanHeap(forHoldersOf:maximumHolders:)`` can run in this process.
+  package static var heapScanIsAvailable: Bool {
+    #if os(Linux) && canImport(Glibc)
+      HeapScan.allocatorIsGlibc
+    #else
+      false
+    #endif
+  }
+
+  /// What a heap scan for untracked holders found, and what it cost.
+  package struct HeapScanReport: Sendable {
+    /// `Cache.entry`, `Cache.items[2]`: objects nobody tracked whose strong stored property holds
+    /// the object.
+    package var holders: [String]
+    package var scannedBytes: Int
+    /// Words equal to the object's address, and how many of them were not a validated property.
+    package var hits: Int
+    package var rejectedHits: Int
+  }
+
+  /// Scans the process's writable anonymous memory for strong stored properties that hold
+  /// `target`, for a holder nobody tracked (see `HeapScan` for how each hit is validated). `nil`
+  /// where the platform does not allow it (only Linux with glibc's allocator does: not under a
+  /// sanitizer, whose allocator replaces it; ``heapScanIsAvailable``). Costs a read of the whole
+  /// heap: call it only when a cheaper walk found nothing.
+  package static func scanHeap(forHoldersOf target: AnyObject, maximumHolders: Int = 3) -> HeapScanReport? {
+    #if os(Linux) && canImport(Glibc)
+      guard heapScanIsAvailable else { return nil }
+      let address = UnsafeRawPointer(Unmanaged.passUnretained(target).toOpaque())
+      let result = HeapScan.holders(of: address, maximumHolders: maximumHolders)
+      return HeapScanReport(
+        holders: result.holders.map(\.path), scannedBytes: result.scannedBytes, hits: result.hits,
+        rejectedHits: result.rejectedHits)
+    #else
+      return nil
+    #endif
+  }
+
   /// Walks everything `root` strongly references (through closure contexts, boxes, value types and,
   /// when `followObjects` is set, class instances' stored properties) and reports which of
   /// `targets` it reaches.

@@ -59,7 +59,8 @@ import Testing
     let cycleWording = "(tracked at \(file):\(cycleLine)). Still held by Widget.canvas.widgets[0]."
     let unheldWording =
       "(tracked at \(file):\(unheldLine)). No tracked object holds it in a stored property and no observer's handler "
-      + "captures it: look for a closure capturing it, a strong delegate, or an owner that was not tracked."
+      + "captures it: look for a closure capturing it, a strong delegate, or an owner that was not tracked "
+      + "(PRESENTATION_MODEL_HEAP_SCAN=1 looks for one in the whole heap)."
     #expect(report.survivors[0].description == "PresentationModelTestingTests.Widget " + cycleWording)
     #expect(report.survivors[1].description == "PresentationModelTestingTests.Widget " + unheldWording)
     #expect(report.description.contains("\n- PresentationModelTestingTests.Widget " + cycleWording))

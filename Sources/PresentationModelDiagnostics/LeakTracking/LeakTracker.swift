@@ -145,11 +145,16 @@ public final class LeakTracker: Sendable {
     let (trackedCount, alive) = liveObjects()
     let roots = alive.map(\.object)
     let observers = RetainingObserverFinder.observers(holding: roots)
+    var heapScans = UntrackedHolderFinder.isEnabled ? UntrackedHolderFinder.maximumSurvivors : 0
     let reported = alive.map { entry, object in
-      LeakReport.Survivor(
-        typeName: entry.typeName, site: entry.site,
-        retainingPaths: RetainingPathFinder.paths(to: object, from: roots),
-        retainingObservers: observers[ObjectIdentifier(object)] ?? [])
+      var paths = RetainingPathFinder.paths(to: object, from: roots)
+      let holdingObservers = observers[ObjectIdentifier(object)] ?? []
+      if paths.isEmpty, holdingObservers.isEmpty, heapScans > 0 {
+        heapScans -= 1
+        paths = UntrackedHolderFinder.paths(to: object)
+      }
+      return LeakReport.Survivor(
+        typeName: entry.typeName, site: entry.site, retainingPaths: paths, retainingObservers: holdingObservers)
     }
     return LeakReport(
       trackedCount: trackedCount, survivors: reported, waited: waited,

@@ -1,0 +1,222 @@
+#if os(Linux) && canImport(Glibc)
+  internal import Glibc
+
+  /// A conservative scan of the process's writable anonymous memory for words equal to an object's
+  /// address, each hit validated as a strong stored property of a live Swift object before it is
+  /// believed: the way to name a holder that nobody tracked.
+  ///
+  /// Memory is read through `/proc/self/mem`, which fails with `EIO` instead of faulting when a
+  /// region was unmapped meanwhile, so the scan never dereferences a word it has not proved
+  /// readable. A hit at address `A` is believed only when, for an object
+  /// start `S` at most 4 KiB before it (16-byte aligned, as `malloc` returns):
+  /// - the word at `S` is class metadata: a zero kind word, and at byte 40 a descriptor that lies in
+  ///   a file-backed (binary image) mapping and says "class";
+  /// - the `malloc` chunk header before `S` gives a chunk that covers the instance (glibc's size
+  ///   word at `S - 8`, a multiple of 16);
+  /// - `A - S` is the offset of one of the class's strong stored properties (its field records).
+  /// A freed object fails the first test (the allocator overwrites its first words). An array's
+  /// storage holding the object is followed one step up: the object whose stored `Array` property
+  /// holds that storage is the holder.
+  enum HeapScan {
+    struct Holder {
+      /// `Cache.entries`, `Cache.items[…]`.
+      let path: String
+    }
+
+    struct Result {
+      var holders: [Holder] = []
+      var scannedBytes = 0
+      var hits = 0
+      var rejectedHits = 0
+    }
+
+    private struct Region {
+      let start: UInt
+      let end: UInt
+      let isWritableAnonymous: Bool
+      let isFileBacked: Bool
+    }
+
+    /// Whether objects come from glibc's `malloc`, whose chunk headers the validation reads: not
+    /// under AddressSanitizer or ThreadSanitizer, whose allocators replace it.
+    static let allocatorIsGlibc: Bool = {
+      let process = dlopen(nil, RTLD_NOW)
+      defer { if let process { dlclose(process) } }
+      return dlsym(process, "__asan_init") == nil && dlsym(process, "__tsan_init") == nil
+    }()
+
+    static func holders(of target: UnsafeRawPointer, maximumHolders: Int) -> Result {
+      let regions = readRegions()
+      var result = Result()
+      for hit in hits(of: UInt(bitPattern: target), in: regions, result: &result) {
+        if result.holders.count >= maximumHolders { break }
+        guard let (object, metadata, field) = validatedHolder(at: hit, regions: regions) else {
+          result.rejectedHits += 1
+          continue
+        }
+        let typeName = String(describing: unsafeBitCast(metadata, to: Any.Type.self))
+        if typeName.hasPrefix("_ContiguousArrayStorage<") {
+          // One step up: who holds this array's storage in a stored `Array` property.
+          let index = (Int(hit) - Int(object) - 32) / MemoryLayout<UInt>.size
+          for outer in hits(of: object, in: regions, result: &result) {
+            guard
+              let (_, outerMetadata, outerField) = validatedHolder(at: outer, regions: regions, holdsArrayStorage: true)
+            else { continue }
+            let outerName = String(describing: unsafeBitCast(outerMetadata, to: Any.Type.self))
+            result.holders.append(Holder(path: "\(outerName).\(outerField)[\(index)]"))
+            break
+          }
+          continue
+        }
+        result.holders.append(Holder(path: "\(typeName).\(field)"))
+      }
+      return result
+    }
+
+    /// A region larger than this is not read: no allocator arena is (glibc's are 64 MiB), and the
+    /// sanitizers reserve terabytes of shadow memory as anonymous writable mappings.
+    static let largestRegion: UInt = 1 << 30
+    /// The most the scan reads in all.
+    static let mostBytes = 4 << 30
+
+    /// Addresses of the words equal to `value` in every writable anonymous region.
+    private static func hits(of value: UInt, in regions: [Region], result: inout Result) -> [UInt] {
+      var found: [UInt] = []
+      let chunkWords = 1 << 17  // 1 MiB
+      var buffer = [UInt](repeating: 0, count: chunkWords)
+      for region in regions where region.isWritableAnonymous && region.end - region.start <= largestRegion {
+        guard result.scannedBytes < mostBytes else { break }
+        var address = region.start
+        while address < region.end {
+          let words = min(chunkWords, Int((region.end - address) / UInt(MemoryLayout<UInt>.size)))
+          let read = buffer.withUnsafeMutableBytes { bytes in
+            safeRead(from: address, into: bytes.baseAddress!, count: words * MemoryLayout<UInt>.size)
+          }
+          guard read > 0 else { break }
+          result.scannedBytes += read
+          let readWords = read / MemoryLayout<UInt>.size
+          for index in 0..<readWords where buffer[index] == value {
+            found.append(address + UInt(index * MemoryLayout<UInt>.size))
+          }
+          address += UInt(readWords * MemoryLayout<UInt>.size)
+        }
+      }
+      result.hits += found.count
+      return found
+    }
+
+    /// The object, its metadata and the name of the strong stored property at `hit`, if the hit
+    /// passes every test above.
+    private static func validatedHolder(
+      at hit: UInt, regions: [Region], holdsArrayStorage: Bool = false
+    ) -> (UInt, UnsafeRawPointer, String)? {
+      let word = UInt(MemoryLayout<UInt>.size)
+      var start = hit & ~15
+      while hit - start <= 4096 {
+        defer { start -= 16 }
+        guard
+          let metadataWord = safeWord(at: start), metadataWord != 0,
+          let kind = safeWord(at: metadataWord), kind == 0,
+          let descriptor = safeWord(at: metadataWord + 40), isIn(descriptor, regions, fileBacked: true),
+          let flags = safeWord(at: descriptor), flags & 0x1F == 16,
+          let sizeWord = safeWord(at: start - word), let instanceWord = safeWord(at: metadataWord + 24)
+        else { continue }
+        let chunkSize = sizeWord & ~7
+        let instanceSize = instanceWord & 0xFFFF_FFFF
+        guard chunkSize % 16 == 0, chunkSize >= instanceSize, chunkSize < 1 << 32, hit - start < chunkSize else {
+          continue
+        }
+        guard let metadata = UnsafeRawPointer(bitPattern: metadataWord) else { continue }
+        let offset = Int(hit - start)
+        // An array's elements follow its storage object's 32-byte header, past its instance size.
+        if String(describing: unsafeBitCast(metadata, to: Any.Type.self)).hasPrefix("_ContiguousArrayStorage<") {
+          return offset >= 32 && !holdsArrayStorage ? (start, metadata, "") : nil
+        }
+        guard offset < instanceSize else { return nil }
+        guard case .fields(let fields) = StoredFields.ofClass(metadata) else { return nil }
+        guard
+          let field = fields.first(where: { $0.offset == offset }), case .value(let type) = field.reading,
+          holdsArrayStorage ? isArray(type) : isStrongReference(type)
+        else { return nil }
+        return (start, metadata, field.name)
+      }
+      return nil
+    }
+
+    /// Whether a stored property of this type is a strong reference in its first word: a class
+    /// type, an optional one, or a class-bound existential. (An `ObjectIdentifier` or an unsafe
+    /// pointer holds the same bits and keeps nothing alive.)
+    private static func isStrongReference(_ type: Any.Type) -> Bool {
+      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+      switch MetadataKind.of(metadata) {
+      case MetadataKind.class:
+        return true
+      case 0x202:  // Optional: its wrapped type is its first generic argument.
+        guard let wrapped = StoredFields.genericTypeArguments(ofValueType: metadata)?.first else { return false }
+        return isStrongReference(unsafeBitCast(wrapped, to: Any.Type.self))
+      case MetadataKind.existential:
+        return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) & 0x8000_0000 == 0
+      default:
+        return false
+      }
+    }
+
+    /// Whether a stored property of this type holds an array's storage in its first word.
+    private static func isArray(_ type: Any.Type) -> Bool {
+      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+      guard StoredFields.isStandardLibraryType(metadata) else { return false }
+      return ["Array", "ContiguousArray"].contains(StoredFields.typeName(ofValueType: metadata))
+    }
+
+    private static func isIn(_ address: UInt, _ regions: [Region], fileBacked: Bool) -> Bool {
+      regions.contains { $0.start <= address && address < $0.end && (!fileBacked || $0.isFileBacked) }
+    }
+
+    private static func safeWord(at address: UInt) -> UInt? {
+      var value: UInt = 0
+      let read = withUnsafeMutableBytes(of: &value) { bytes in
+        safeRead(from: address, into: bytes.baseAddress!, count: MemoryLayout<UInt>.size)
+      }
+      return read == MemoryLayout<UInt>.size ? value : nil
+    }
+
+    /// `/proc/self/mem`, opened once: reading it at an address that is not mapped fails with
+    /// `EIO` instead of faulting.
+    private static let memory = open("/proc/self/mem", O_RDONLY)
+
+    /// Reads `count` bytes at `address` of this process without dereferencing it: 0 when any of it
+    /// is not mapped (or the process may not read its own memory file).
+    private static func safeRead(from address: UInt, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+      guard address != 0, address < UInt(Int64.max), memory >= 0 else { return 0 }
+      return max(0, pread(memory, buffer, count, off_t(address)))
+    }
+
+    /// The process's mappings, from `/proc/self/maps`: `start-end perms offset dev inode path`.
+    private static func readRegions() -> [Region] {
+      let descriptor = open("/proc/self/maps", O_RDONLY)
+      guard descriptor >= 0 else { return [] }
+      defer { close(descriptor) }
+      var bytes: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        bytes.append(contentsOf: chunk[0..<count])
+      }
+      return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+        let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count >= 5 else { return nil }
+        let bounds = parts[0].split(separator: "-")
+        guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16) else {
+          return nil
+        }
+        let permissions = parts[1]
+        let path = parts.count > 5 ? String(parts[5]) : ""
+        return Region(
+          start: start, end: end,
+          isWritableAnonymous: permissions.hasPrefix("rw") && (path.isEmpty || path == "[heap]"),
+          isFileBacked: path.hasPrefix("/"))
+      }
+    }
+  }
+#endif
