@@ -157,20 +157,18 @@ done
 
 echo "check-docs: compiling $blocks block(s) from ${#files[@]} file(s)"
 log="$staging/build.log"
-build() { (cd "$work" && swift build --build-tests) >"$log" 2>&1; }
-if build; then
+# SwiftPM keeps the path dependency's list of source files from the last build: once a file of this
+# package is added, renamed or deleted, it compiles the old list. So the build folder is kept only
+# while that list stays the same.
+sources_list="$(find "$repo/Sources" -name '*.swift' | LC_ALL=C sort | cksum)"
+if [[ "$(cat "$work/.sources-list" 2>/dev/null)" != "$sources_list" ]]; then
+  [[ -d "$work/.build" ]] && echo "check-docs: the package's files changed since the last run; building from scratch"
+  rm -rf "$work/.build"
+  printf '%s\n' "$sources_list" >"$work/.sources-list"
+fi
+if (cd "$work" && swift build --build-tests) >"$log" 2>&1; then
   echo "check-docs: all $blocks block(s) compile"
   exit 0
-fi
-# SwiftPM keeps the path dependency's file list from the last build: once a file of this package is
-# renamed or deleted, it asks for the old file ("because of missing inputs"). Build once afresh.
-if grep -q 'because of missing inputs' "$log"; then
-  echo "check-docs: a file of the package moved since the last run; building again from scratch"
-  rm -rf "$work/.build"
-  if build; then
-    echo "check-docs: all $blocks block(s) compile"
-    exit 0
-  fi
 fi
 
 echo "check-docs: FAILED. Errors by Markdown location:" >&2
