@@ -17,9 +17,11 @@ import Testing
     await withKnownIssue {
       leftovers = await expectNoObservers(in: center, timeout: .milliseconds(20))
     } matching: { issue in
-      issue.comments.map(\.rawValue).joined().contains(
-        "Opened observed by Viewer at PresentationModelTestingTests/MainActorExpectNoObserversTests.swift:"
-          + "\(observeLine), main actor")
+      // The owner is told apart as on the typed center: `Viewer #1a2b3c at …`.
+      let message = issue.comments.map(\.rawValue).joined()
+      return message.contains("Opened observed by Viewer #")
+        && message.contains(
+          " at PresentationModelTestingTests/MainActorExpectNoObserversTests.swift:\(observeLine), main actor")
     }
     let leftover = try #require(leftovers.first)
     #expect(leftover.line == observeLine)

@@ -54,7 +54,7 @@ import Testing
       issue.sourceLocation?.line == observeLine.withLock { $0 }
         && issue.sourceLocation?.fileName == "ObserverLeakTests.swift"
         && Self.messages(of: issue).contains(
-          "The handler passed to observe(_:owner:) at PresentationModelTestingTests/ObserverLeakTests.swift:"
+          "The handler passed to TypedNotificationCenter.observe(_:owner:) at PresentationModelTestingTests/ObserverLeakTests.swift:"
             + "\(observeLine.withLock { $0 }) captures its owner, a Model: the owner can never deinitialise")
     }
   }
@@ -74,7 +74,7 @@ import Testing
         }
       }
     } matching: { issue in
-      Self.messages(of: issue).contains("The handler passed to \(method) at ")
+      Self.messages(of: issue).contains("The handler passed to TypedNotificationCenter.\(method) at ")
     }
   }
 

@@ -114,7 +114,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
     center.observe(Ping.self, owner: listener) { _, _ in _ = listener }
     expectLeakFailure(
       atLine: observeLine,
-      mentioning: "The handler passed to observe(_:owner:) at "
+      mentioning: "The handler passed to TypedNotificationCenter.observe(_:owner:) at "
         + "PresentationModelTestingTests/XCTestLeakTrackingTests.swift:\(observeLine) captures its owner, a Listener")
   }
 

@@ -90,7 +90,9 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     #expect(log.entries == ["meter 512"])
   }
 
-  @Test func askingForTheCountAlsoRemovesTheObserverOfADeadOwner() throws {
+  /// Queries only read, as on the centers: the observer of a dead owner stays installed (its
+  /// handler alive) until a post reaches it or a registration's sweep finds it.
+  @Test func queriesChangeNothingAndALaterRegistrationSweepRemovesTheObserverOfADeadOwner() throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handler = LeakTracker()
@@ -100,7 +102,12 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     _ = consume probe
     owner = nil
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
-    expectReleased(handler, "the handler was released")
+    #expect(bridge.registrations.isEmpty)
+    #expect(handler.liveCount == 1, "asking ended nothing: the Foundation observer still holds the handler")
+    // The 32nd registration reaches the sweep threshold.
+    let tokens = (1..<32).map { _ in bridge.observe(CacheTrimmed.self) { _ in } }
+    expectReleased(handler, "the sweep ended the dead owner's observation, removing its Foundation observer")
+    #expect(bridge.observerCount(for: CacheTrimmed.self) == tokens.count)
   }
 
   @Test func tokenBoundObservationEndsWhenCancelledOrReleased() {
@@ -300,5 +307,63 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     await eventually { handler.liveCount == 0 }
     #expect(log.entries == ["sync 3"])
     #expect(bridge.registrations.isEmpty)
+  }
+}
+
+/// `observeOnce` on the bridge: one call, then the observation ends and its Foundation observer
+/// (with the handler) is removed; a cancel before the first post means no call at all.
+@Suite(.timeLimit(.minutes(1))) struct FoundationBridgeOnceTests {
+  @Test func tokenBoundOnceCallsOnceThenRemovesItsObserver() {
+    let foundation = NotificationCenter()
+    let bridge = FoundationNotificationBridge(foundation)
+    let log = LockedLog<Int>()
+    let handler = LeakTracker()
+    let probe = HandlerCapture(trackedBy: handler)
+    let token = bridge.observeOnce(CacheTrimmed.self) { trimmed in
+      withExtendedLifetime(probe) { log.record(trimmed.freedBytes) }
+    }
+    _ = consume probe
+    #expect(bridge.registrations.map(\.isOneShot) == [true])
+    postTrimmed(1, to: foundation)
+    postTrimmed(2, to: foundation)
+    #expect(log.entries == [1])
+    #expect(!token.isActive)
+    expectReleased(handler, "the one call ended the observation and removed its Foundation observer")
+    #expect(bridge.registrations.isEmpty)
+  }
+
+  @Test func ownerBoundOnceCallsOnceWithItsOwner() throws {
+    let foundation = NotificationCenter()
+    let bridge = FoundationNotificationBridge(foundation)
+    let log = LockedLog<String>()
+    let owner = Owner("o", log: log)
+    bridge.observeOnce(CacheTrimmed.self, owner: owner) { owner, trimmed in
+      owner.log.record("\(owner.name) \(trimmed.freedBytes)")
+    }
+    postTrimmed(1, to: foundation)
+    postTrimmed(2, to: foundation)
+    #expect(log.entries == ["o 1"])
+    #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
+  }
+
+  @Test func cancelledBeforeAnyPostItIsNeverCalled() {
+    let foundation = NotificationCenter()
+    let bridge = FoundationNotificationBridge(foundation)
+    let log = LockedLog<Int>()
+    let token = bridge.observeOnce(CacheTrimmed.self) { log.record($0.freedBytes) }
+    token.cancel()
+    postTrimmed(1, to: foundation)
+    #expect(log.entries.isEmpty)
+  }
+
+  /// Several threads post at once: exactly one call.
+  @Test func concurrentPostsCallItExactlyOnce() {
+    let foundation = NotificationCenter()
+    let bridge = FoundationNotificationBridge(foundation)
+    let log = LockedLog<Int>()
+    let token = bridge.observeOnce(CacheTrimmed.self) { log.record($0.freedBytes) }
+    DispatchQueue.concurrentPerform(iterations: 8) { postTrimmed($0, to: foundation) }
+    #expect(log.entries.count == 1)
+    withExtendedLifetime(token) {}
   }
 }

@@ -37,8 +37,9 @@ public import Foundation
 /// > Note: When an observation ends (cancelled, token or bag released, owner or sender found
 /// > deinitialised, or the bridge deinitialising), the observer it installed in the Foundation
 /// > center is removed, and with it the handler. An owner's death is noticed by the next post of
-/// > that notification, or by ``observerCount(for:)`` or ``registrations``; a bridge cannot hook
-/// > into an owner's `deinit`.
+/// > that notification, or by the sweep a later registration runs once the bridge has doubled its
+/// > registrations; a bridge cannot hook into an owner's `deinit`. Main-actor handlers are
+/// > released on the main queue, whichever thread ends the observation.
 public final class FoundationNotificationBridge: Sendable {
   /// A bridge to `NotificationCenter.default`.
   public static let `default` = FoundationNotificationBridge(NotificationCenter.default)
@@ -46,26 +47,18 @@ public final class FoundationNotificationBridge: Sendable {
   /// The Foundation center this bridge observes.
   public let notificationCenter: NotificationCenter
 
-  /// The registrations made through the bridge, in the order they were made.
-  struct Table {
-    var registrations: [ObjectIdentifier: (order: Int, registration: RegistrationCore)] = [:]
-    var nextOrder = 0
-  }
-
   let table = LockedState(Table())
 
   /// Creates a bridge that observes `notificationCenter`.
   public init(_ notificationCenter: NotificationCenter) {
     self.notificationCenter = notificationCenter
+    LiveRegistries.insert(self)
   }
 
   deinit {
-    let registrations = table.withLock { table in
-      defer { table.registrations = [:] }
-      return table.registrations.values.map(\.registration)
-    }
-    // Outside the lock: ending removes each Foundation observer, releasing its handler.
-    for registration in registrations { registration.end() }
+    LiveRegistries.remove(ObjectIdentifier(self))
+    // Outside the lock: removing each Foundation observer releases its handler.
+    endAll()
   }
 
   // MARK: Classic notifications, on the posting thread
@@ -89,8 +82,11 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
-    observeClassic(N.self, object: sender, owner: owner, flags: [], fileID: fileID, line: line) { registration, value in
-      guard let owner = registration.liveOwner() else { return }
+    observeClassic(
+      N.self, object: sender, owner: owner, flags: [], fileID: fileID, line: line, form: "observe(_:owner:)",
+      handler: handler
+    ) { registration, value in
+      guard let owner = registration.ownerForDelivery() else { return }
       handler(unsafeDowncast(owner, to: Owner.self), value)
     }
   }
@@ -102,8 +98,66 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    observeClassic(N.self, object: sender, owner: nil, flags: [], fileID: fileID, line: line) { _, value in
+    observeClassic(
+      N.self, object: sender, owner: nil, flags: [], fileID: fileID, line: line, form: "observe(_:)", handler: handler
+    ) { _, value in
       handler(value)
+    }
+  }
+
+  // MARK: Classic notifications, once
+
+  /// Calls `handler` on the posting thread with the next `type` notification only, then ends the
+  /// observation (removing its Foundation observer).
+  ///
+  /// Exactly one call happens even when several threads post at once. Releasing or cancelling the
+  /// token before a notification arrives ends it without a call.
+  ///
+  /// ```swift
+  /// import Foundation
+  ///
+  /// struct Launched: FoundationNotification {
+  ///   static var name: Notification.Name { Notification.Name("Launched") }
+  ///   init?(_ notification: Notification) {}
+  /// }
+  ///
+  /// let bridge = FoundationNotificationBridge(NotificationCenter())
+  /// let token = bridge.observeOnce(Launched.self) { _ in print("launched") }
+  /// bridge.notificationCenter.post(name: Launched.name, object: nil)  // prints once
+  /// bridge.notificationCenter.post(name: Launched.name, object: nil)  // nothing
+  /// withExtendedLifetime(token) {}
+  /// ```
+  public func observeOnce<N: FoundationNotification>(
+    _ type: N.Type, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: Int = #line,
+    _ handler: @escaping @Sendable (N) -> Void
+  ) -> ObserverToken {
+    observeClassic(
+      N.self, object: sender, owner: nil, flags: .oneShot, fileID: fileID, line: line, form: "observeOnce(_:)",
+      handler: handler
+    ) { registration, value in
+      // The delivery that sets the ended state first is the one call; it ends the observation after.
+      guard registration.beginEnding() else { return }
+      handler(value)
+      registration.finishEnding()
+    }
+  }
+
+  /// Calls `handler` on the posting thread with `owner` and the next `type` notification only, then
+  /// ends the observation; it also ends if `owner` deinitialises first.
+  @discardableResult
+  public func observeOnce<Owner: AnyObject & Sendable, N: FoundationNotification>(
+    _ type: N.Type, owner: Owner, from sender: AnyObject? = nil,
+    fileID: StaticString = #fileID, line: Int = #line,
+    _ handler: @escaping @Sendable (Owner, N) -> Void
+  ) -> ObserverToken {
+    observeClassic(
+      N.self, object: sender, owner: owner, flags: .oneShot, fileID: fileID, line: line,
+      form: "observeOnce(_:owner:)", handler: handler
+    ) { registration, value in
+      guard let owner = registration.ownerForDelivery(), registration.beginEnding() else { return }
+      handler(unsafeDowncast(owner, to: Owner.self), value)
+      registration.finishEnding()
     }
   }
 
@@ -123,15 +177,16 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
-    let call: @MainActor @Sendable (AnyObject, N) -> Void = { owner, value in
-      handler(unsafeDowncast(owner, to: Owner.self), value)
-    }
+    // Boxed: Foundation may release its block on any thread; the box releases the handler on the
+    // main queue, as the centers release main-actor handlers.
+    let call = MainActorReleased(handler)
     return observeClassic(
-      N.self, object: sender, owner: owner, flags: .mainActor, fileID: fileID, line: line
+      N.self, object: sender, owner: owner, flags: .mainActor, fileID: fileID, line: line,
+      form: "observeOnMainActor(_:owner:)", handler: call
     ) { registration, value in
-      Self.onMainActor {
-        guard let owner = registration.liveOwner() else { return }
-        call(owner, value)
+      MainQueue.runOnMainActor {
+        guard let owner = registration.ownerForDelivery() else { return }
+        call.value(unsafeDowncast(owner, to: Owner.self), value)
       }
     }
   }
@@ -144,12 +199,15 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor @Sendable (N) -> Void
   ) -> ObserverToken {
-    observeClassic(
-      N.self, object: sender, owner: nil, flags: .mainActor, fileID: fileID, line: line
+    // Boxed, as in the owner-bound form.
+    let call = MainActorReleased(handler)
+    return observeClassic(
+      N.self, object: sender, owner: nil, flags: .mainActor, fileID: fileID, line: line,
+      form: "observeOnMainActor(_:)", handler: call
     ) { registration, value in
-      Self.onMainActor {
+      MainQueue.runOnMainActor {
         guard registration.admitsDelivery() else { return }
-        handler(value)
+        call.value(value)
       }
     }
   }
@@ -176,11 +234,15 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (Owner, M) -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
-    register(M.self, owner: owner, sender: subject, flags: .mainActor, fileID: fileID, line: line) {
-      registration in
+    // Boxed, as in `observeOnMainActor`.
+    let call = MainActorReleased(handler)
+    return register(
+      M.self, owner: owner, sender: subject, flags: .mainActor, fileID: fileID, line: line,
+      form: "observe(_:owner:from:)", handler: call
+    ) { registration in
       let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
-        guard let owner = registration.liveOwner() else { return }
-        handler(unsafeDowncast(owner, to: Owner.self), message)
+        guard let owner = registration.ownerForDelivery() else { return }
+        call.value(unsafeDowncast(owner, to: Owner.self), message)
       }
       return .message { center in center.removeObserver(token) }
     }
@@ -199,10 +261,12 @@ public final class FoundationNotificationBridge: Sendable {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @Sendable (Owner, M) async -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
-    register(M.self, owner: owner, sender: subject, flags: .task, fileID: fileID, line: line) {
-      registration in
+    register(
+      M.self, owner: owner, sender: subject, flags: .task, fileID: fileID, line: line, form: "observe(_:owner:from:)",
+      handler: handler
+    ) { registration in
       let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
-        guard let owner = registration.liveOwner() else { return }
+        guard let owner = registration.ownerForDelivery() else { return }
         await handler(unsafeDowncast(owner, to: Owner.self), message)
       }
       return .message { center in center.removeObserver(token) }
@@ -213,35 +277,15 @@ public final class FoundationNotificationBridge: Sendable {
 
   /// The number of live registrations for `type`.
   ///
-  /// Unlike the centers' queries, this one also ends the registrations it finds whose owner or
-  /// sender died: a Foundation center has no other moment to drop their observers, since the bridge
-  /// sees no post that does not reach them.
+  /// Like the centers' queries, it only reads: registrations whose owner or sender died are left
+  /// out, and ended by the next post that reaches them or by the sweep a later registration runs
+  /// once the bridge has doubled its registrations (which removes their Foundation observers).
   public func observerCount<N>(for type: N.Type) -> Int {
-    endDeadRegistrationsAndListLiveOnes().filter { ObjectIdentifier($0.notificationType) == ObjectIdentifier(N.self) }
-      .count
+    observerCount(of: N.self)
   }
 
-  /// Every live registration, in registration order; each names the `observe` call that made it.
-  /// Like ``observerCount(for:)``, it ends the registrations it finds dead.
-  public var registrations: [RegistrationInfo] {
-    endDeadRegistrationsAndListLiveOnes().map(\.info)
-  }
-
-  /// The live registrations in order, ending those whose owner or sender died unnoticed (which
-  /// removes their Foundation observers).
-  private func endDeadRegistrationsAndListLiveOnes() -> [RegistrationCore] {
-    let all = table.withLock { table in
-      table.registrations.values.sorted { $0.order < $1.order }.map(\.registration)
-    }
-    var live: [RegistrationCore] = []
-    for registration in all {
-      if registration.isLive {
-        live.append(registration)
-      } else {
-        registration.end()
-      }
-    }
-    return live
-  }
-
+  /// Every live registration, grouped by notification type (types sorted by name) and in
+  /// registration order within a type; each names the `observe` call that made it. Like
+  /// ``observerCount(for:)``, it only reads.
+  public var registrations: [RegistrationInfo] { listing }
 }

@@ -56,24 +56,14 @@ public final class MainActorNotificationCenter {
     [:]
 
   /// Creates an empty center.
-  public init() {}
+  public init() {
+    LiveRegistries.insert(self)
+  }
 
   deinit {
-    // The handlers may capture non-Sendable state: they are released on the main actor. A center
-    // released elsewhere hands its channels to the main queue.
-    let doomed = Doomed(channels: channels)
-    for channel in doomed.channels.values {
-      for registration in channel.registrations { _ = registration.beginEnding() }
-    }
-    if MainQueue.isCurrent {
-      // assumeIsolated: MainQueue.isCurrent means this runs on the main actor's executor.
-      MainActor.assumeIsolated { doomed.release() }
-    } else {
-      DispatchQueue.main.async {
-        // assumeIsolated: a block on the main queue runs on the main actor's executor.
-        MainActor.assumeIsolated { doomed.release() }
-      }
-    }
+    LiveRegistries.remove(ObjectIdentifier(self))
+    // The handlers may capture non-Sendable state: they are released on the main actor.
+    Self.releaseOnMainQueue(channels)
   }
 
   // MARK: Posting
@@ -120,8 +110,8 @@ public final class MainActorNotificationCenter {
     _ handler: @escaping @MainActor (Owner, N) -> Void
   ) -> ObserverToken {
     register(
-      owner: owner, sender: sender, flags: [], fileID: fileID, line: line,
-      handler: .owned(by: Owner.self, handler))
+      owner: owner, sender: sender, flags: [], fileID: fileID, line: line, form: "observe(_:owner:)",
+      userHandler: handler, handler: .owned(by: Owner.self, handler))
   }
 
   /// Calls `handler` on the main actor with each notification of type `type` until the returned
@@ -134,7 +124,9 @@ public final class MainActorNotificationCenter {
     fileID: StaticString = #fileID, line: Int = #line,
     _ handler: @escaping @MainActor (N) -> Void
   ) -> ObserverToken {
-    register(owner: nil, sender: sender, flags: [], fileID: fileID, line: line, handler: .plain(handler))
+    register(
+      owner: nil, sender: sender, flags: [], fileID: fileID, line: line, form: "observe(_:)", userHandler: handler,
+      handler: .plain(handler))
   }
 
   /// Calls `handler` with the next notification of type `type` only, then ends the observation.
@@ -145,8 +137,8 @@ public final class MainActorNotificationCenter {
     _ handler: @escaping @MainActor (N) -> Void
   ) -> ObserverToken {
     register(
-      owner: nil, sender: sender, flags: .oneShot, fileID: fileID, line: line,
-      handler: .plain(handler))
+      owner: nil, sender: sender, flags: .oneShot, fileID: fileID, line: line, form: "observeOnce(_:)",
+      userHandler: handler, handler: .plain(handler))
   }
 
   /// Calls `handler` with `owner` and the next notification of type `type` only, then ends the
@@ -158,8 +150,8 @@ public final class MainActorNotificationCenter {
     _ handler: @escaping @MainActor (Owner, N) -> Void
   ) -> ObserverToken {
     register(
-      owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line,
-      handler: .owned(by: Owner.self, handler))
+      owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line, form: "observeOnce(_:owner:)",
+      userHandler: handler, handler: .owned(by: Owner.self, handler))
   }
 
   // MARK: Introspection
@@ -167,7 +159,7 @@ public final class MainActorNotificationCenter {
   /// The number of live registrations for `type`: not cancelled, and whose owner (and sender
   /// filter, if any) is still alive.
   public func observerCount<N: MainActorNotification>(for type: N.Type) -> Int {
-    (channels[ObjectIdentifier(N.self)]?.registrations ?? []).count(where: \.isLive)
+    observerCount(of: N.self)
   }
 
   /// Every live registration, grouped by notification type (types sorted by name) and in
@@ -175,11 +167,5 @@ public final class MainActorNotificationCenter {
   ///
   /// Like ``observerCount(for:)``, it only reads: registrations whose owner or sender died are left
   /// out here and ended by the next post that reaches them or by the next sweep.
-  public var registrations: [RegistrationInfo] {
-    channels.values.map(\.registrations).compactMap { group in
-      group.first.map { (name: String(reflecting: $0.notificationType), registrations: group) }
-    }.sorted { $0.name < $1.name }
-      .flatMap { $0.registrations.filter(\.isLive).map(\.info) }
-  }
-
+  public var registrations: [RegistrationInfo] { listing }
 }

@@ -34,7 +34,7 @@
 /// >   outer post continues; an observer added during a delivery does not receive that delivery;
 /// >   an observer cancelled (or whose owner deinitialised) during a delivery is not called after.
 /// > - The center never retains an owner or a sender. Registrations whose owner died are never
-/// >   called again and are not counted; their storage is reclaimed lazily.
+/// >   called again and are not counted; their storage is released lazily.
 /// > - Posting to existing observers that run on the posting thread does not allocate; ending a
 /// >   registration is amortised O(1).
 public final class TypedNotificationCenter: Sendable {
@@ -49,11 +49,11 @@ public final class TypedNotificationCenter: Sendable {
 
   /// Creates an empty center.
   public init() {
-    LiveCenters.insert(self)
+    LiveRegistries.insert(self)
   }
 
   deinit {
-    LiveCenters.remove(ObjectIdentifier(self))
+    LiveRegistries.remove(ObjectIdentifier(self))
     // Registrations ended here finish their async sequences; handlers are released after unlocking.
     endAll()
   }
@@ -233,9 +233,9 @@ public final class TypedNotificationCenter: Sendable {
   ) -> TypedNotificationSequence<N> {
     let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
     let registration = StreamRegistration(
-      center: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
+      registry: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
     let entry = PlainEntry(registration: registration) { _ = continuation.yield($0) }
-    let token = register(entry, for: N.self)
+    let token = register(entry, for: N.self, form: "notifications(of:)", fileID: fileID, line: line)
     continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
     return TypedNotificationSequence(stream: stream, token: token)
   }
@@ -245,7 +245,7 @@ public final class TypedNotificationCenter: Sendable {
   /// The number of live registrations for `type`: not cancelled, and whose owner (and sender
   /// filter, if any) is still alive.
   public func observerCount<N: TypedNotification>(for type: N.Type) -> Int {
-    registrationsByLiveness(of: ObjectIdentifier(N.self)).live.count
+    observerCount(of: N.self)
   }
 
   /// Every live registration, grouped by notification type (types sorted by name) and in
@@ -256,22 +256,5 @@ public final class TypedNotificationCenter: Sendable {
   ///
   /// Like ``observerCount(for:)``, it only reads: registrations whose owner or sender died are left
   /// out here and ended by the next post that reaches them or by the next registration sweep.
-  public var registrations: [RegistrationInfo] {
-    let keys = state.withLock { state in state.channels.identifiers }
-    // Stable across runs: types sorted by name, registration order within a type.
-    return keys.map { registrationsByLiveness(of: $0).live }
-      .compactMap { live in live.first.map { (name: String(reflecting: $0.notificationType), registrations: live) } }
-      .sorted { $0.name < $1.name }
-      .flatMap { $0.registrations.map(\.info) }
-  }
-
-  /// How many entries the center has visited while rebuilding its observer storage, over its whole
-  /// life: the work behind adding and ending registrations beyond O(1) steps. Tests use it to show
-  /// that ending registrations never scans the others (the total stays proportional to the number
-  /// of registrations, whatever their order).
-  package var storageWork: Int {
-    state.withLock { state in
-      state.channels.values.reduce(state.storageWorkOfRemovedChannels) { $0 + $1.entriesVisited }
-    }
-  }
+  public var registrations: [RegistrationInfo] { listing }
 }

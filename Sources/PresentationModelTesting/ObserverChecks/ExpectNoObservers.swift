@@ -49,7 +49,7 @@ public func expectNoObservers(
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
   await expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).check {
-    $0.leftovers(in: center)
+    $0.leftovers(among: center.registrationSnapshots)
   }
 }
 
@@ -81,7 +81,7 @@ public func expectNoObservers(
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) -> [RegistrationInfo] {
   expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).checkBlocking {
-    $0.leftovers(in: center)
+    $0.leftovers(among: center.registrationSnapshots)
   }
 }
 
@@ -109,14 +109,13 @@ public func expectNoObservers(
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
   await expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).check {
-    $0.leftovers(among: center.registrations)
+    $0.leftovers(among: center.registrationSnapshots)
   }
 }
 
 /// Expects a `FoundationNotificationBridge` to have no live registrations (optionally only of
 /// one notification type and/or one owner type), and fails listing each leftover with the line of
-/// its `observe` call. Asking also ends observations whose owner died unnoticed, which removes
-/// their Foundation observers.
+/// its `observe` call; it polls like the form for a `TypedNotificationCenter`.
 ///
 /// ```swift
 /// import Foundation
@@ -141,7 +140,7 @@ public func expectNoObservers(
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) async -> [RegistrationInfo] {
   await expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).check {
-    $0.leftovers(among: bridge.registrations)
+    $0.leftovers(among: bridge.registrationSnapshots)
   }
 }
 
@@ -177,7 +176,7 @@ public func expectNoObservers(
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: Int = #line, column: Int = #column
 ) -> [RegistrationInfo] {
   expectation(notificationType, ownerType, timeout, fileID, filePath, line, column).checkBlocking {
-    $0.leftovers(among: bridge.registrations)
+    $0.leftovers(among: bridge.registrationSnapshots)
   }
 }
 

@@ -17,7 +17,7 @@ package enum ConversionFailures {
       }
       guard isFirst else { return }
       let line =
-        "PresentationModel: skipped a Foundation notification named \"\(name.rawValue)\": "
+        "FoundationNotificationBridge: skipped a Foundation notification named \"\(name.rawValue)\": "
         + "\(String(reflecting: N.self)).init?(_:) returned nil. Reported once per type, in debug builds.\n"
       FileHandle.standardError.write(Data(line.utf8))
     #endif

@@ -1,13 +1,28 @@
 internal import Dispatch
 internal import Foundation
 
-// How the bridge makes, lists and forgets its registrations.
+// The bridge on the observation layer (ObservationRegistry.swift): how it makes, installs, lists
+// and detaches its registrations. Its delivery engine is the Foundation center: each registration
+// installs one Foundation observer, whose block checks the registration and calls the handler.
 extension FoundationNotificationBridge {
+  /// The registrations made through the bridge, by identity.
+  struct Table {
+    var entries: [ObjectIdentifier: BridgeEntry] = [:]
+    var nextOrder = 0
+    /// At this many entries, the next registration also sweeps registrations whose owner or sender
+    /// died unnoticed (nothing posted since): a Foundation center has no other moment to drop
+    /// their observers. Set from the survivors after each sweep, so the table holds at most about
+    /// twice its live registrations (plus 32).
+    var sweepThreshold = 32
+  }
+
   func observeClassic<N: FoundationNotification>(
     _ type: N.Type, object: AnyObject?, owner: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
-    deliver: @escaping @Sendable (BridgedRegistration<N>, N) -> Void
+    form: StaticString, handler: Any, deliver: @escaping @Sendable (RegistrationCore, N) -> Void
   ) -> ObserverToken {
-    register(N.self, owner: owner, sender: object, flags: flags, fileID: fileID, line: line) { registration in
+    register(
+      N.self, owner: owner, sender: object, flags: flags, fileID: fileID, line: line, form: form, handler: handler
+    ) { registration in
       let observer = notificationCenter.addObserver(forName: N.name, object: object, queue: nil) { notification in
         guard registration.admitsDelivery() else { return }
         guard let value = N(notification) else {
@@ -24,44 +39,85 @@ extension FoundationNotificationBridge {
   /// (unless its owner or sender was already deinitialising: the token is then ended at once).
   func register<N>(
     _ type: N.Type, owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
-    install: (BridgedRegistration<N>) -> FoundationObservation
+    form: StaticString, handler: Any, install: (RegistrationCore) -> FoundationObservation
   ) -> ObserverToken {
-    let registration = BridgedRegistration<N>(
-      bridge: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    if admit(registration) { registration.install(install(registration)) }
-    return ObserverToken(registration: registration)
-  }
-
-  /// Lists `registration`; `false` (and ended) if its owner or sender was already deinitialising.
-  func admit<N>(_ registration: BridgedRegistration<N>) -> Bool {
-    guard !registration.startsDead else {
-      registration.end()
-      return false
-    }
-    table.withLock { table in
-      table.registrations[ObjectIdentifier(registration)] = (table.nextOrder, registration)
+    let registration = Registration<N>.make(
+      in: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
+    let token = ObserverToken(registration: registration)
+    guard admit(registration, handler: handler, form: form, fileID: fileID, line: line) else { return token }
+    let key = ObjectIdentifier(registration)
+    let sweepDue = table.withLock { table in
+      table.entries[key] = BridgeEntry(
+        order: table.nextOrder, registration: registration, handler: handler, observation: nil)
       table.nextOrder += 1
+      guard table.entries.count >= table.sweepThreshold else { return false }
+      table.sweepThreshold = .max  // one sweep at a time
+      return true
     }
-    return true
+    let observation = install(registration)
+    // Installing and ending may race (an owner dying during a post on another thread): an entry
+    // already detached gets no observer, so the one just installed is removed here.
+    let orphaned = table.withLock { table -> FoundationObservation? in
+      guard table.entries[key] != nil else { return observation }
+      table.entries[key]?.observation = observation
+      return nil
+    }
+    orphaned?.remove(from: notificationCenter)
+    if sweepDue {
+      let liveCount = endDeadRegistrations(of: nil)
+      table.withLock { table in table.sweepThreshold = Swift.max(32, liveCount * 2) }
+    }
+    return token
+  }
+}
+
+extension FoundationNotificationBridge: ObservationRegistry {
+  var registryName: StaticString { "FoundationNotificationBridge" }
+
+  /// Drops the entry of `registration`, which has ended, and removes its Foundation observer (with
+  /// it, the block and the handler), after unlocking.
+  func detach(_ registration: RegistrationCore) {
+    let (released, observation) = table.withLock { table in
+      var released = ReleasedAfterUnlock()
+      let removed = table.entries.removeValue(forKey: ObjectIdentifier(registration))
+      if let removed { released.keep(value: removed) }
+      return (released, removed?.observation)
+    }
+    observation?.remove(from: notificationCenter)
+    released.drop()
   }
 
-  /// Drops `registration`, which has ended, from the list.
-  func forget(_ registration: RegistrationCore) {
-    let removed = table.withLock { $0.registrations.removeValue(forKey: ObjectIdentifier(registration)) }
-    _ = removed  // released here, after the lock
+  func unendedRegistrations(of notificationType: ObjectIdentifier?) -> [RegistrationCore] {
+    unendedEntries(of: notificationType).map(\.registration)
   }
 
-  /// Runs `body` on the main actor: at once when already there, otherwise enqueued on the main
-  /// queue.
-  static func onMainActor(_ body: @escaping @MainActor () -> Void) {
-    if MainQueue.isCurrent {
-      // assumeIsolated: MainQueue.isCurrent means this runs on the main actor's executor.
-      MainActor.assumeIsolated { body() }
-    } else {
-      DispatchQueue.main.async {
-        // assumeIsolated: a block on the main queue runs on the main actor's executor.
-        MainActor.assumeIsolated { body() }
+  func unendedRegistrationsWithHandlers() -> [RegisteredHandler] {
+    unendedEntries(of: nil).map { RegisteredHandler(registration: $0.registration, handler: $0.handler) }
+  }
+
+  /// The entries of `notificationType` (every type when `nil`) whose registration has not ended,
+  /// copied out in registration order.
+  private func unendedEntries(of notificationType: ObjectIdentifier?) -> [BridgeEntry] {
+    table.withLock { table in
+      table.entries.values.filter { entry in
+        !entry.registration.hasEnded
+          && (notificationType.map { ObjectIdentifier(entry.registration.notificationType) == $0 } ?? true)
       }
+    }.sorted { $0.order < $1.order }
+  }
+
+  /// Removes every entry (the bridge is deinitialising) and their Foundation observers, then ends
+  /// each registration (it has no registry left to detach from).
+  func endAll() {
+    let (released, taken) = table.withLock { table in
+      var released = ReleasedAfterUnlock()
+      let taken = Array(table.entries.values)
+      released.keep(value: table.entries)
+      table.entries = [:]
+      return (released, taken)
     }
+    for entry in taken { entry.observation?.remove(from: notificationCenter) }
+    released.drop()
+    for entry in taken { entry.registration.end() }
   }
 }

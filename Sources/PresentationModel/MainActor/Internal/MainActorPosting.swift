@@ -9,7 +9,8 @@ extension MainActorNotificationCenter {
     guard let erased = channels[ObjectIdentifier(N.self)] else { return }
     let channel = unsafeDowncast(erased, to: MainActorChannel<N>.self)
     #if DEBUG
-      RecursionGuard.enter(N.self)
+      RecursionGuard.enter(
+        N.self, in: "MainActorNotificationCenter", limit: TypedNotificationCenter.maximumNestedPostDepth)
       defer { RecursionGuard.leave() }
     #endif
     channel.readers += 1
@@ -33,7 +34,9 @@ extension MainActorNotificationCenter {
     guard !registration.hasEnded else { return }
     let flags = registration.flags
     if flags == [.hasOwner, .mainActor] {
-      guard let owner = registration.owner else {
+      // unsafeDowncast: every registration with an owner is an `OwnedRegistration`
+      // (`Registration.make`); the final class lets the owner be read without a dynamic dispatch.
+      guard let owner = unsafeDowncast(registration, to: OwnedRegistration<N>.self).owner else {
         registration.end()  // The owner deinitialised: this registration is over.
         return
       }
@@ -54,23 +57,16 @@ extension MainActorNotificationCenter {
   /// Sender filters and one-shot observers.
   @usableFromInline
   static func deliverSlowPath<N: MainActorNotification>(
-    _ notification: N, senderID: ObjectIdentifier?, registration: MainActorRegistration<N>,
-    handler: MainActorHandler<N>
+    _ notification: N, senderID: ObjectIdentifier?, registration: RegistrationCore, handler: MainActorHandler<N>
   ) {
+    guard registration.admitsDelivery() else { return }
     if registration.flags.contains(.hasSender) {
-      guard let sender = registration.sender else {
-        registration.end()  // The sender filter can never match again.
-        return
-      }
-      guard let senderID, senderID == ObjectIdentifier(sender) else { return }
+      guard let sender = registration.sender, let senderID, senderID == ObjectIdentifier(sender) else { return }
     }
     var owner: AnyObject?
     if registration.flags.contains(.hasOwner) {
-      owner = registration.owner
-      guard owner != nil else {
-        registration.end()
-        return
-      }
+      owner = registration.ownerForDelivery()
+      guard owner != nil else { return }
     }
     let isOneShot = registration.flags.contains(.oneShot)
     // A one-shot ends before its call, so a post from inside its handler does not call it again.

@@ -1,19 +1,15 @@
-internal import Dispatch
-
+// The main-actor center on the observation layer (ObservationRegistry.swift): its start
+// (`register`), its part of the end path (`detach`, always on the main actor), the reads the
+// queries and diagnostics share, and its end (`deinit` → `releaseOnMainQueue`).
 extension MainActorNotificationCenter {
   func register<N: MainActorNotification>(
     owner: AnyObject?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
-    handler: MainActorHandler<N>
+    form: StaticString, userHandler: @autoclosure () -> Any, handler: MainActorHandler<N>
   ) -> ObserverToken {
-    let registration = MainActorRegistration<N>(
-      center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
+    let registration = Registration<N>.make(
+      in: self, owner: owner, sender: sender, flags: flags.union(.mainActor), fileID: fileID, line: line)
     let token = ObserverToken(registration: registration)
-    // An owner already deinitialising cannot be referenced weakly: the weak load is nil at once.
-    if registration.startsDead {
-      registration.end()
-      return token
-    }
-    var garbage: [Any] = []
+    guard admit(registration, handler: userHandler(), form: form, fileID: fileID, line: line) else { return token }
     let key = ObjectIdentifier(N.self)
     let channel: MainActorChannel<N>
     if let existing = channels[key] {
@@ -22,45 +18,63 @@ extension MainActorNotificationCenter {
       channel = MainActorChannel<N>()
       channels[key] = channel
     }
-    channel.append(registration, handler: handler, into: &garbage)
-    garbage = []  // released after every mutation is over
+    let sweepDue = channel.append(registration, handler: handler)
+    if sweepDue {
+      let liveCount = endDeadRegistrations(of: key)
+      if let swept = channels[key] {
+        unsafeDowncast(swept, to: MainActorChannel<N>.self).sweepFinished(liveCount: liveCount)
+      }
+    }
     return token
   }
 
-  /// Releases the entry of `registration`, which has just ended.
-  func detach<N: MainActorNotification>(_ registration: MainActorRegistration<N>) {
-    let key = ObjectIdentifier(N.self)
-    guard let existing = channels[key] else { return }
-    let channel = unsafeDowncast(existing, to: MainActorChannel<N>.self)
-    var garbage: [Any] = []
-    channel.tombstone(registration, into: &garbage)
-    if channel.isEmpty && channel.readers == 0, let removed = channels.removeValue(forKey: key) {
-      garbage.append(removed)
+  /// Releases the entry of `registration`, which has just ended, on the main actor.
+  func detachOnMainActor(_ registration: RegistrationCore) {
+    let key = ObjectIdentifier(registration.notificationType)
+    guard let channel = channels[key] else { return }
+    var released = ReleasedAfterUnlock()
+    channel.tombstone(registration, into: &released)
+    if channel.isEmpty && !channel.isRead, let removed = channels.removeValue(forKey: key) {
+      released.keep(removed)
     }
-    garbage = []  // released after every mutation is over
+    released.drop()  // after every mutation is over
   }
 }
 
-/// The channels of a center that is deinitialising, on their way to the main actor.
-//
-// @unchecked Sendable: made in the center's deinit, which holds the only remaining reference to
-// the channels, and then touched by exactly one thread at a time: the deinitialising thread reads
-// it (marking registrations ended, which is atomic), then hands it whole to the main queue, which
-// releases it. Nothing else can reach the channels any more.
-final class Doomed: @unchecked Sendable {
-  var channels: [ObjectIdentifier: AnyMainActorChannel]
+extension MainActorNotificationCenter: ObservationRegistry {
+  nonisolated var registryName: StaticString { "MainActorNotificationCenter" }
 
-  init(channels: [ObjectIdentifier: AnyMainActorChannel]) {
-    self.channels = channels
+  /// `end()` may run on any thread (a token cancelled or released elsewhere): the ended state is
+  /// already set, so no post calls the handler again; releasing the handler, which may capture
+  /// non-Sendable state, waits for the main queue.
+  nonisolated func detach(_ registration: RegistrationCore) {
+    MainQueue.runOnMainActor { self.detachOnMainActor(registration) }
   }
 
-  @MainActor
-  func release() {
-    var garbage: [Any] = []
-    for channel in channels.values { channel.endAll(into: &garbage) }
-    let released = channels
-    channels = [:]
-    garbage = []
-    _ = released
+  /// Main-actor state: called on the main actor only: by the center's own (main-actor) queries and sweep, and by
+  /// `LiveRegistries` on the main queue.
+  nonisolated func unendedRegistrations(of notificationType: ObjectIdentifier?) -> [RegistrationCore] {
+    // assumeIsolated: see above; it traps, naming the main actor, if a caller breaks that rule.
+    MainActor.assumeIsolated {
+      let channels = notificationType.map { self.channels[$0].map { [$0] } ?? [] } ?? Array(self.channels.values)
+      return channels.flatMap { $0.registrations.filter { !$0.hasEnded } }
+    }
+  }
+
+  nonisolated func unendedRegistrationsWithHandlers() -> [RegisteredHandler] {
+    // assumeIsolated: as in `unendedRegistrations(of:)`.
+    MainActor.assumeIsolated { self.channels.values.flatMap(\.registrationsWithHandlers) }
+  }
+
+  /// The end of a center: its registrations end at once (on the deinitialising thread: the ended
+  /// state is atomic), and its channels, taken by `deinit` (which holds the only reference to them),
+  /// are released on the main queue, since their handlers may capture non-Sendable state.
+  nonisolated static func releaseOnMainQueue(_ channels: [ObjectIdentifier: AnyMainActorChannel]) {
+    for channel in channels.values {
+      for registration in channel.registrations { _ = registration.beginEnding() }
+    }
+    var released = ReleasedAfterUnlock()
+    released.keep(value: channels)
+    released.dropOnMainQueue()
   }
 }

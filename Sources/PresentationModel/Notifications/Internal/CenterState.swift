@@ -6,11 +6,11 @@ struct CenterState {
   /// Entries visited by rebuilds of channels that have since been removed; see `storageWork`.
   var storageWorkOfRemovedChannels = 0
 
-  /// Removes the channel of `key`; the channel itself is handed to `reclaimed`, to be released
+  /// Removes the channel of `key`; the channel itself is handed to `released`, to be released
   /// after unlocking.
-  mutating func removeChannel(for key: ObjectIdentifier, into reclaimed: inout Reclaimed) {
+  mutating func removeChannel(for key: ObjectIdentifier, into released: inout ReleasedAfterUnlock) {
     guard let channel = channels.remove(key) else { return }
     storageWorkOfRemovedChannels += channel.entriesVisited
-    reclaimed.keep(channel)
+    released.keep(channel)
   }
 }

@@ -19,7 +19,7 @@
 /// Under the lock a channel reads only a registration's own state (`hasEnded`), never its owner or
 /// sender: a weak load makes a strong reference, and if the owner's last outside reference went
 /// away meanwhile, releasing it would run the owner's `deinit` here, under the lock. Registrations
-/// whose owner died unnoticed are found outside the lock (see Pruning.swift).
+/// whose owner died unnoticed are found outside the lock (`ObservationRegistry.endDeadRegistrations`).
 @usableFromInline
 final class Channel {
   /// Entries visited by this channel's rebuilds so far (for `TypedNotificationCenter.storageWork`).
@@ -42,11 +42,19 @@ final class Channel {
     (0..<storage.count).compactMap { storage.entries[$0]?.registration }
   }
 
+  /// The registrations that have not ended, in registration order.
+  var unendedRegistrations: [RegistrationCore] {
+    (0..<storage.count).compactMap { index in
+      guard let registration = storage.entries[index]?.registration, !registration.hasEnded else { return nil }
+      return registration
+    }
+  }
+
   /// The registrations that have not ended, with their handlers.
-  func registrationsWithHandlers() -> [(registration: RegistrationCore, handler: Any)] {
+  func registrationsWithHandlers() -> [RegisteredHandler] {
     (0..<storage.count).compactMap { index in
       guard let entry = storage.entries[index], !entry.registration.hasEnded else { return nil }
-      return (entry.registration, entry.anyHandler)
+      return RegisteredHandler(registration: entry.registration, handler: entry.anyHandler)
     }
   }
 
@@ -55,9 +63,9 @@ final class Channel {
   /// - Returns: `true` when the channel has grown enough since its last sweep that the caller should
   ///   look for registrations whose owner or sender died unnoticed (``TypedNotificationCenter``
   ///   does that after unlocking: the look loads owners, which may run their `deinit`).
-  func append(_ entry: Entry, into reclaimed: inout Reclaimed) -> Bool {
+  func append(_ entry: Entry, into released: inout ReleasedAfterUnlock) -> Bool {
     if !storage.isUnread || storage.count == storage.capacity {
-      rebuild(minimumCapacity: storage.count - endedCount + 1, into: &reclaimed)
+      rebuild(minimumCapacity: storage.count - endedCount + 1, into: &released)
     }
     entry.registration.slot = storage.count
     (storage.entries + storage.count).initialize(to: entry)
@@ -72,12 +80,12 @@ final class Channel {
   ///
   /// - Returns: `false` if a post is reading the storage, so the tombstone was deferred to the last
   ///   reader.
-  func tombstone(_ registration: RegistrationCore, into reclaimed: inout Reclaimed) -> Bool {
+  func tombstone(_ registration: RegistrationCore, into released: inout ReleasedAfterUnlock) -> Bool {
     let slot = registration.slot
     guard slot >= 0, slot < storage.count, storage.entries[slot]?.registration === registration else { return true }
     guard storage.isUnread || storage.deferEnds() else { return false }
     let entries = storage.entries
-    if let entry = entries[slot].take() { reclaimed.keep(entry) }
+    if let entry = entries[slot].take() { released.keep(entry) }
     registration.slot = -1
     endedCount += 1
     // Pop trailing tombstones.
@@ -87,23 +95,23 @@ final class Channel {
       endedCount -= 1
     }
     if endedCount > 0 && endedCount * 2 >= storage.count {
-      rebuild(minimumCapacity: storage.count - endedCount, into: &reclaimed)
+      rebuild(minimumCapacity: storage.count - endedCount, into: &released)
     }
     return true
   }
 
   /// Applies deferred endings if no post reads the storage; `false` if one still does.
-  func reclaimIfUnread(into reclaimed: inout Reclaimed) -> Bool {
+  func reclaimIfUnread(into released: inout ReleasedAfterUnlock) -> Bool {
     guard storage.isUnread else { return false }
     storage.clearDeferredEnds()
-    rebuild(minimumCapacity: storage.count - endedCount, into: &reclaimed)
+    rebuild(minimumCapacity: storage.count - endedCount, into: &released)
     return true
   }
 
   /// Empties the channel (the center is going away) and returns the registrations it held.
-  func removeAll(into reclaimed: inout Reclaimed) -> [RegistrationCore] {
+  func removeAll(into released: inout ReleasedAfterUnlock) -> [RegistrationCore] {
     let registrations = self.registrations
-    reclaimed.keep(storage)
+    released.keep(storage)
     storage = EntryStorage(capacity: 0)
     endedCount = 0
     return registrations
@@ -113,7 +121,7 @@ final class Channel {
   /// `minimumCapacity`: in place when no post reads the storage and it is large enough; otherwise
   /// in a fresh storage, moving the entries when the old one is unread and copying them when a post
   /// is reading it.
-  private func rebuild(minimumCapacity: Int, into reclaimed: inout Reclaimed) {
+  private func rebuild(minimumCapacity: Int, into released: inout ReleasedAfterUnlock) {
     let old = storage
     let unread = old.isUnread
     // Grows by half rather than doubling: one entry per registration, so the slack is paid per
@@ -139,7 +147,7 @@ final class Channel {
       } else if unread, let dropped = source.move() {
         // Ended, but its ending has not reached the channel yet: it will find the slot gone.
         dropped.registration.slot = -1
-        reclaimed.keep(dropped)
+        released.keep(dropped)
       }
     }
     if unread && target !== old { old.count = 0 }  // everything was moved out
@@ -148,8 +156,8 @@ final class Channel {
     if target !== old {
       storage = target
       // Posts still reading the old storage hold it; the last reference is dropped after unlocking,
-      // by them or by `reclaimed`.
-      reclaimed.keep(old)
+      // by them or by `released`.
+      released.keep(old)
     }
   }
 }

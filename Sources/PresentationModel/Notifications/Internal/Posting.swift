@@ -37,7 +37,7 @@ extension TypedNotificationCenter {
     _ notification: N, senderID: ObjectIdentifier?, to storage: EntryStorage, count: Int
   ) {
     #if DEBUG
-      RecursionGuard.enter(N.self)
+      RecursionGuard.enter(N.self, in: "TypedNotificationCenter", limit: Self.maximumNestedPostDepth)
       defer { RecursionGuard.leave() }
     #endif
     let entries = storage.entries
@@ -67,14 +67,14 @@ extension TypedNotificationCenter {
   /// Applies the endings deferred while posts were reading the storage of the channel of `key`.
   @usableFromInline
   func reclaimDeferred(of key: ObjectIdentifier) {
-    let reclaimed = state.withLock { state in
-      var reclaimed = Reclaimed()
-      if let channel = state.channels[key], channel.reclaimIfUnread(into: &reclaimed), channel.count == 0 {
-        state.removeChannel(for: key, into: &reclaimed)
+    let released = state.withLock { state in
+      var released = ReleasedAfterUnlock()
+      if let channel = state.channels[key], channel.reclaimIfUnread(into: &released), channel.count == 0 {
+        state.removeChannel(for: key, into: &released)
       }
-      return reclaimed
+      return released
     }
-    reclaimed.drop()
+    released.drop()
   }
 }
 
@@ -149,7 +149,8 @@ enum Delivery<N: TypedNotification> {
     let registration = entry.registration
     #if DEBUG
       if registration.flags.contains(.mainActor) {
-        precondition(MainQueue.isCurrent, "a main-actor handler was about to run off the main queue")
+        precondition(
+          MainQueue.isCurrent, "TypedNotificationCenter: a main-actor handler was about to run off the main queue")
       }
     #endif
     guard registration.flags.contains(.hasOwner) else {

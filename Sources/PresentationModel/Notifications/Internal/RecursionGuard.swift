@@ -43,17 +43,18 @@
       return posts
     }
 
+    /// Counts a post of `N` in; stops when posts of `N` nest more than `limit` deep, naming the
+    /// center that posts (`center`).
     @usableFromInline
-    static func enter<N>(_: N.Type) {
+    static func enter<N>(_: N.Type, in center: StaticString, limit: Int) {
       let posts = current
       let depth = posts.depths[ObjectIdentifier(N.self), default: 0] + 1
       posts.stack.append(N.self)
       posts.depths[ObjectIdentifier(N.self)] = depth
-      let limit = TypedNotificationCenter.maximumNestedPostDepth
       guard depth > limit else { return }
       preconditionFailure(
         """
-        TypedNotificationCenter: posts of \(N.self) nested more than \(limit) deep on one thread \
+        \(center): posts of \(N.self) nested more than \(limit) deep on one thread \
         (\(posts.stack.count) nested posts in all); a handler posts \(N.self) while handling \
         \(N.self), without end: \(cycle(endingWith: N.self, in: posts.stack))
         """)

@@ -7,8 +7,10 @@ extension TypedNotificationCenter {
     sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
     handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
-    let registration = Registration<N>(center: self, sender: sender, flags: flags, fileID: fileID, line: line)
-    return register(PlainEntry(registration: registration, handler: handler), for: N.self)
+    let registration = Registration<N>(registry: self, sender: sender, flags: flags, fileID: fileID, line: line)
+    return register(
+      PlainEntry(registration: registration, handler: handler), for: N.self, form: "observe(_:)", fileID: fileID,
+      line: line)
   }
 
   /// Registers `handler` bound to `owner`.
@@ -16,12 +18,14 @@ extension TypedNotificationCenter {
     owner: Owner, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
     handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
-    #if DEBUG
-      OwnerCaptureCheck.check(owner: owner, handler: handler, flags: flags, fileID: fileID, line: line)
-    #endif
     let registration = OwnedRegistration<N>(
-      center: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    return register(OwnerBoundEntry(registration: registration, handler: handler), for: N.self)
+      registry: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
+    let form: StaticString =
+      flags.contains(.oneShot)
+      ? "observeOnce(_:owner:)" : flags.contains(.mainActor) ? "observeOnMainActor(_:owner:)" : "observe(_:owner:)"
+    return register(
+      OwnerBoundEntry(registration: registration, handler: handler), for: N.self, form: form, fileID: fileID, line: line
+    )
   }
 
   /// Adds `entry` to the channel of `type` and returns the token of its registration.
@@ -29,19 +33,15 @@ extension TypedNotificationCenter {
   /// Not generic, and kept apart from the construction of the registration, so that the common path
   /// never mentions `AsyncStream`, whose resilient metadata would be looked up on every
   /// registration, nor any other generic type.
-  func register(_ entry: Entry, for type: any TypedNotification.Type) -> ObserverToken {
+  func register(
+    _ entry: Entry, for type: any TypedNotification.Type, form: StaticString, fileID: StaticString, line: Int
+  ) -> ObserverToken {
     let registration = entry.registration
     let token = ObserverToken(registration: registration)
-    #if DEBUG
-      RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
-    #endif
-    if registration.startsDead {
-      registration.end()
-      return token
-    }
+    guard admit(registration, handler: entry.anyHandler, form: form, fileID: fileID, line: line) else { return token }
     let key = ObjectIdentifier(type)
-    let (reclaimed, sweepDue) = state.withLock { state in
-      var reclaimed = Reclaimed()
+    let (released, sweepDue) = state.withLock { state in
+      var released = ReleasedAfterUnlock()
       let channel: Channel
       if let existing = state.channels[key] {
         channel = existing
@@ -49,11 +49,11 @@ extension TypedNotificationCenter {
         channel = Channel()
         state.channels.insert(channel, for: key)
       }
-      let sweepDue = channel.append(entry, into: &reclaimed)
-      return (reclaimed, sweepDue)
+      let sweepDue = channel.append(entry, into: &released)
+      return (released, sweepDue)
     }
-    reclaimed.drop()
-    if sweepDue { pruneDeadRegistrations(of: key) }
+    released.drop()
+    if sweepDue { endDeadRegistrations(of: key) }
     return token
   }
 }

@@ -4,11 +4,11 @@ final class StreamRegistration<N: TypedNotification>: Registration<N>, @unchecke
   let continuation: AsyncStream<N>.Continuation
 
   init(
-    center: TypedNotificationCenter, sender: AnyObject?, fileID: StaticString, line: Int,
+    registry: TypedNotificationCenter, sender: AnyObject?, fileID: StaticString, line: Int,
     continuation: AsyncStream<N>.Continuation
   ) {
     self.continuation = continuation
-    super.init(center: center, sender: sender, flags: .stream, fileID: fileID, line: line)
+    super.init(registry: registry, sender: sender, flags: .stream, fileID: fileID, line: line)
   }
 
   override func didEnd() {

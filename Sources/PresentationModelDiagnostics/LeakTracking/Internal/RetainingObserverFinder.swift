@@ -1,7 +1,7 @@
 internal import PresentationCaptureReading
 import PresentationModel
 
-/// Finds, in every live `TypedNotificationCenter`, the registrations whose handlers keep given
+/// Finds, in every live center and bridge, the registrations whose handlers keep given
 /// objects alive, by scanning the handlers' closure captures.
 enum RetainingObserverFinder {
   /// Values one handler's walk may visit.
@@ -18,7 +18,7 @@ enum RetainingObserverFinder {
   /// captured objects' stored properties too, a bounded number of values per handler.
   static func observers(holding objects: [AnyObject]) -> [ObjectIdentifier: [RetainingObserver]] {
     guard CaptureScanner.isAvailable, !objects.isEmpty else { return [:] }
-    let snapshots = inRegistrationOrder(LiveCenters.registrationSnapshots())
+    let snapshots = inRegistrationOrder(LiveRegistries.registrationSnapshots())
     var found: [ObjectIdentifier: [RetainingObserver]] = [:]
     // Inside a Swift Testing test, captured objects are read only for the test's own registrations:
     // other tests may be changing theirs right now.
@@ -68,6 +68,6 @@ enum RetainingObserverFinder {
   /// The stored-property path by which `object` holds the token of `snapshot`'s registration.
   private static func tokenPath(in object: AnyObject, to snapshot: RegistrationSnapshot) -> String? {
     let tokens = TokenFinder.tokens(in: object)
-    return tokens.first { TypedNotificationCenter.registrationIdentity(of: $0.token) == snapshot.identity }?.path
+    return tokens.first { $0.token.registrationIdentity == snapshot.identity }?.path
   }
 }

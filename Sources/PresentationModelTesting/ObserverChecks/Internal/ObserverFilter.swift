@@ -6,23 +6,10 @@ struct ObserverFilter {
   let notificationType: (any Any.Type)?
   let ownerType: (any AnyObject.Type)?
 
-  /// The matching registrations of `center` with their owners (so that a failure can tell owners
-  /// apart), by notification type name, then in registration order.
-  func leftovers(in center: TypedNotificationCenter) -> [LeftoverObserver] {
-    center.registrationSnapshots.enumerated()
-      .filter { matches($0.element.info) }
-      .sorted { lhs, rhs in
-        let left = String(reflecting: lhs.element.info.notificationType)
-        let right = String(reflecting: rhs.element.info.notificationType)
-        return (left, lhs.offset) < (right, rhs.offset)
-      }
-      .map { LeftoverObserver(registration: $0.element.info, owner: $0.element.owner) }
-  }
-
-  /// The matching registrations among `registrations` (of a center that does not expose owners),
-  /// in their order.
-  func leftovers(among registrations: [RegistrationInfo]) -> [LeftoverObserver] {
-    registrations.filter(matches).map { LeftoverObserver(registration: $0, owner: nil) }
+  /// The matching registrations among `snapshots` (a center's, in its listing order) with their
+  /// owners, so that a failure can tell owners apart.
+  func leftovers(among snapshots: [RegistrationSnapshot]) -> [LeftoverObserver] {
+    snapshots.filter { matches($0.info) }.map { LeftoverObserver(registration: $0.info, owner: $0.owner) }
   }
 
   func matches(_ registration: RegistrationInfo) -> Bool {

@@ -97,7 +97,12 @@ package enum RegistrationDiagnostics {
 
     private static let cleanChecks = LockedState<[CallSite: Int]>([:])
 
-    static func check(owner: AnyObject, handler: Any, flags: RegistrationFlags, fileID: StaticString, line: Int) {
+    /// - Parameters:
+    ///   - center: The public name of the center, as the message names it.
+    ///   - form: The `observe` form, such as `observe(_:owner:)`.
+    static func check(
+      owner: AnyObject, handler: Any, center: StaticString, form: StaticString, fileID: StaticString, line: Int
+    ) {
       let site = CallSite(
         fileID: fileID.hasPointerRepresentation ? UInt(bitPattern: fileID.utf8Start) : UInt(fileID.unicodeScalar.value),
         line: line)
@@ -109,15 +114,11 @@ package enum RegistrationDiagnostics {
         return
       }
       let ownerName = String(describing: type(of: owner))
-      let method =
-        flags.contains(.oneShot)
-        ? "observeOnce(_:owner:)"
-        : flags.contains(.mainActor) ? "observeOnMainActor(_:owner:)" : "observe(_:owner:)"
       let location = "\(fileID):\(line)"
       let route = CaptureScanner.route(path).map { " " + $0 } ?? ""
       let message =
-        "The handler passed to \(method) at \(location) captures its owner, a \(ownerName)\(route): the owner can "
-        + "never deinitialise while the center lives. Use the handler's owner argument instead."
+        "The handler passed to \(center).\(form) at \(location) captures its owner, a \(ownerName)\(route): the "
+        + "owner can never deinitialise while the center lives. Use the handler's owner argument instead."
       RegistrationDiagnostics.report(.init(message: message, fileID: fileID, line: line))
     }
   }

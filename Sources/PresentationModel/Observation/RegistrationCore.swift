@@ -7,39 +7,44 @@ public import Synchronization  // public: the inlinable post path uses Atomic
 /// A registration is *live* while it has not ended and, when it has them, its owner and its sender
 /// filter are alive. It ends exactly once, through `end()` (see Ending.swift).
 //
+// Every center's registrations are `RegistrationCore`s: `Registration<N>` without an owner,
+// `OwnedRegistration<N>` (the one place an owner is stored) with one, `StreamRegistration<N>` for an
+// async sequence. Each knows its center only as its ``ObservationRegistry``, and ends through
+// `end()` (RegistrationCore+Ending.swift), which detaches it from that registry.
+//
 // @unchecked Sendable: every stored property is immutable after init (`let`), a `weak let` (the
 // runtime makes weak loads thread-safe), the `Atomic` ended state, or `storedSlot`, which is only
-// read and written while the owning center's lock is held. `fileIDStart` points into a string
-// literal, which is immutable and lives as long as the process. Subclasses add only `let`s and
-// `weak let`s (the owner of an owner-bound registration and its type).
+// read and written by the owning registry under its own exclusion (the typed center's lock, the
+// main actor). `fileIDStart` points into a string literal, which is immutable and lives as long as
+// the process. Subclasses add only `let`s and `weak let`s (the owner of an owner-bound registration
+// and its type).
 //
 // Layout: one registration is made per observation, so its fields are ordered and sized to fit a
-// 56-byte object (a 64-byte malloc chunk): the one-byte fields and the line share a word, the file
-// name is a pointer and a 32-bit count instead of a 17-byte `StaticString`, the slot is 32-bit, and
-// the owner (with its type) is stored only by the subclasses of owner-bound registrations.
+// 64-byte object: the one-byte fields and the line share a word, the file name is a pointer and a
+// 32-bit count instead of a 17-byte `StaticString`, the slot is 32-bit, and the owner (with its
+// type) is stored only by `OwnedRegistration`.
 @usableFromInline
 class RegistrationCore: @unchecked Sendable {
   /// Set once, by the first caller of `beginEnding()`.
   @usableFromInline let ended = Atomic<Bool>(false)
   @usableFromInline let flags: RegistrationFlags
   private let storedLine: UInt32
-  weak let center: TypedNotificationCenter?
+  /// The center this registration belongs to; `nil` once it deinitialised.
+  weak let registry: (any ObservationRegistry)?
   @usableFromInline weak let sender: AnyObject?
   /// The UTF-8 of the `#fileID` literal, or `nil` when the literal was a single scalar, which is
   /// then stored in `fileIDCount`.
   private let fileIDStart: UnsafePointer<UInt8>?
   private let fileIDCount: UInt32
-  // @exclusivity(unchecked): read and written only under the center's lock (see above), which
-  // already makes every access exclusive.
+  // @exclusivity(unchecked): read and written only by the owning registry under its own exclusion
+  // (see above), which already makes every access exclusive.
   @exclusivity(unchecked) private var storedSlot: Int32 = -1
 
-  /// `center` is `nil` for registrations that belong to another kind of center (the main-actor
-  /// center, the Foundation bridge); they detach themselves in `didEnd()`. `flags` contains
-  /// `hasOwner` when the subclass stores an owner.
+  /// `flags` contains `hasOwner` when the subclass stores an owner.
   init(
-    center: TypedNotificationCenter?, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int
+    registry: any ObservationRegistry, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int
   ) {
-    self.center = center
+    self.registry = registry
     self.sender = sender
     var flags = flags
     if sender != nil { flags.insert(.hasSender) }
@@ -56,16 +61,16 @@ class RegistrationCore: @unchecked Sendable {
   }
 
   /// The owner of an owner-bound registration, loaded strongly from its weak reference; `nil` for
-  /// the others, and once the owner has deinitialised. Overridden by the registrations that store
-  /// an owner: each holds it in a `weak let` of its own class (a struct holding the weak reference
-  /// would be copied, weak reference and all, on every read).
+  /// the others, and once the owner has deinitialised. Overridden by `OwnedRegistration`, which
+  /// holds it in a `weak let` of its own (a struct holding the weak reference would be copied, weak
+  /// reference and all, on every read).
   @usableFromInline var owner: AnyObject? { nil }
 
   /// The type of the owner given at registration, kept after it deinitialised (for diagnostics).
   var ownerType: (any AnyObject.Type)? { nil }
 
   /// Index of this registration's entry in its channel's storage, `-1` when it has none. Guarded by
-  /// the center's lock.
+  /// the registry's exclusion (the typed center's lock, the main actor).
   final var slot: Int {
     get { Int(storedSlot) }
     set { storedSlot = Int32(newValue) }
@@ -83,8 +88,8 @@ class RegistrationCore: @unchecked Sendable {
   ///
   /// A `true` answer is a snapshot: another thread may end the registration right after.
   ///
-  /// Never call it while the center's lock is held: it loads the owner and the sender strongly, and
-  /// releasing such a load may run their `deinit` (see ``OwnerLoadProbe``).
+  /// Never call it while a center's storage is locked or being rebuilt: it loads the owner and the
+  /// sender strongly, and releasing such a load may run their `deinit` (see ``OwnerLoadProbe``).
   final var isLive: Bool {
     guard !hasEnded else { return false }
     if flags.contains(.hasOwner) {
@@ -102,11 +107,8 @@ class RegistrationCore: @unchecked Sendable {
     return true
   }
 
-  /// Removes the entry from `center` (typed, so overridden by `Registration<N>`).
-  func detach(from center: TypedNotificationCenter) {}
-
-  /// Called once after the registration ended (stream registrations finish their stream; other
-  /// centers' registrations detach themselves).
+  /// Called once after the registration ended and was detached: a stream registration finishes
+  /// its sequence.
   func didEnd() {}
 
   /// The notification type, for introspection.

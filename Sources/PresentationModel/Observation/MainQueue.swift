@@ -1,0 +1,62 @@
+internal import Dispatch
+internal import Foundation
+
+/// Tells whether the caller runs on the main actor's queue without trapping.
+///
+/// `Thread.isMainThread` alone is not enough: on Linux the main queue (and with it the main actor)
+/// may be drained by a thread other than the process's first one, as under `swift test`. The main
+/// queue is therefore tagged with a queue-specific value the first time this is asked.
+enum MainQueue {
+  private static let key = DispatchSpecificKey<UInt8>()
+
+  private static let tagged: Bool = {
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return true
+  }()
+
+  static var isCurrent: Bool {
+    guard tagged else { return false }
+    return DispatchQueue.getSpecific(key: key) != nil || Thread.isMainThread
+  }
+}
+
+extension MainQueue {
+  /// Runs `body` on the main actor: at once when the caller is on the main queue, otherwise in a
+  /// block enqueued there. The one hop to the main actor every center uses (detaching a main-actor
+  /// registration, delivering a post made elsewhere).
+  static func runOnMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
+    if isCurrent {
+      // assumeIsolated: `isCurrent` means this runs on the main queue, the main actor's executor
+      // (or on the main thread), which is what the main actor's isolation check accepts.
+      MainActor.assumeIsolated { body() }
+    } else {
+      DispatchQueue.main.async {
+        // assumeIsolated: a block on the main queue runs on the main actor's executor.
+        MainActor.assumeIsolated { body() }
+      }
+    }
+  }
+
+  /// The result of `body`, run on the main actor: at once when the caller is on the main queue,
+  /// otherwise by waiting for a block enqueued there, at most `timeout`; `nil` if the main queue
+  /// did not run it in time (it is busy, or blocked waiting for the caller). For diagnostics that
+  /// read main-actor state from another thread.
+  static func valueOnMainActor<Value: Sendable>(
+    timeout: DispatchTimeInterval = .seconds(2), _ body: @escaping @MainActor @Sendable () -> Value
+  ) -> Value? {
+    if isCurrent {
+      // assumeIsolated: as in `runOnMainActor(_:)`.
+      return MainActor.assumeIsolated { body() }
+    }
+    let result = LockedState<Value?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.main.async {
+      // assumeIsolated: a block on the main queue runs on the main actor's executor.
+      let value = MainActor.assumeIsolated { body() }
+      result.withLock { $0 = value }
+      done.signal()
+    }
+    guard done.wait(timeout: .now() + timeout) == .success else { return nil }
+    return result.withLock { $0.take() }
+  }
+}
