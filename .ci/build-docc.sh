@@ -28,11 +28,12 @@ if [[ -n $strays ]]; then
   sed 's/^/  /' <<<"$strays" >&2
   exit 1
 fi
-# A Markdown link to a file (`[Performance](Performance.md)`) works on GitHub but is a dead link in
-# the site, and docc does not warn about it: between articles, write <doc:Performance>.
-file_links="$(grep -rnE '\]\([^)#:]*\.md(#[^)]*)?\)' Sources --include='*.md' || true)"
+# A Markdown link to a file (`[Performance](Performance.md)`) or to GitHub's id of a heading
+# (`[x](#some-heading)`) works on GitHub but is dead in the site, and docc does not warn about it:
+# write <doc:Performance> or <doc:Performance#Some-heading>.
+file_links="$(grep -rnE '\]\(([^)#:]*\.md(#[^)]*)?|#[^)]*)\)' Sources --include='*.md' || true)"
 if [[ -n $file_links ]]; then
-  echo "build-docc: links to Markdown files, dead in the site; write <doc:Name> (or <doc:Name#Heading>):" >&2
+  echo "build-docc: links to Markdown files or GitHub heading ids, dead in the site; write <doc:Name> (or <doc:Name#Heading>):" >&2
   sed 's/^/  /' <<<"$file_links" >&2
   exit 1
 fi
