@@ -32,21 +32,28 @@ let package = Package(
       dependencies: [
         "PresentationModel", "PresentationModelTesting", "PresentationTestSupport", "PresentationCaptureReading",
       ]),
-    .testTarget(name: "PresentationCaptureReadingTests", dependencies: ["PresentationCaptureReading"]),
+    // The walk's corpus also drives the public leak harness: the diagnostics and the centers.
+    .testTarget(
+      name: "PresentationCaptureReadingTests",
+      dependencies: ["PresentationCaptureReading", "PresentationModel", "PresentationModelDiagnostics"]),
     .testTarget(name: "PresentationModelDiagnosticsTests", dependencies: ["PresentationModelDiagnostics"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
-    // The three example scenarios, built on the public API only.
+    // The four example scenarios, built on the public API only.
     .target(name: "TouchTrackerExample", dependencies: ["PresentationModel"], path: "Sources/Examples/TouchTracker"),
     .target(name: "SettingsMenuExample", dependencies: ["PresentationModel"], path: "Sources/Examples/SettingsMenu"),
     .target(name: "NodeEditorExample", dependencies: ["PresentationModel"], path: "Sources/Examples/NodeEditor"),
+    .target(name: "SyncStatusExample", dependencies: ["PresentationModel"], path: "Sources/Examples/SyncStatus"),
     .executableTarget(
       name: "presentation-demo",
-      dependencies: ["PresentationModel", "TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample"]),
+      dependencies: [
+        "PresentationModel", "PresentationModelDiagnostics", "TouchTrackerExample", "SettingsMenuExample",
+        "NodeEditorExample", "SyncStatusExample",
+      ]),
     .testTarget(
       name: "ExamplesTests",
       dependencies: [
-        "TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample", "PresentationModelTesting",
-        "PresentationTestSupport",
+        "TouchTrackerExample", "SettingsMenuExample", "NodeEditorExample", "SyncStatusExample",
+        "PresentationModelTesting", "PresentationTestSupport",
       ]),
     .testTarget(name: "PresentationDemoTests", dependencies: ["presentation-demo"]),
     .testTarget(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Type-checks the UIKit faces (#if canImport(UIKit) files) on Linux against .ci/uikit-stub, a
-# test-only module `UIKit` that declares the Apple signatures they use, and the AppKit code
-# (#if canImport(AppKit) files) against .ci/appkit-stub, a module `AppKit` likewise. With a stub
+# test-only module `UIKit` that declares the Apple signatures they use, the AppKit code
+# (#if canImport(AppKit) files) against .ci/appkit-stub, a module `AppKit` likewise, and the
+# SwiftUI view modifier (#if canImport(SwiftUI)) against .ci/swiftui-stub. With a stub
 # on the import path, `canImport(UIKit)` (or `canImport(AppKit)`) is true, so the faces compile
 # together with the platform-neutral code they drive: a face that stops type-checking fails this step.
 #
@@ -10,13 +11,15 @@
 # and each target's language mode and upcoming features are those of Package.swift (`swift package
 # dump-package`); this check adds only -warnings-as-errors, as CI's build does.
 #
-# For each platform (UIKit, then AppKit; no Apple platform has both, Mac Catalyst aside):
-# 1. the stub becomes module UIKit (or AppKit);
+# For each platform (UIKit, then AppKit; no Apple platform has both, Mac Catalyst aside; then
+# SwiftUI, on its own, since its file uses no UIKit or AppKit):
+# 1. the stub becomes module UIKit (or AppKit, SwiftUI);
 # 2. module PresentationModel is built with it visible (so its Platform/ files count);
 # 3. each example target is type-checked, faces included, against both;
 # 4. IntegrationTests/ViewSubclasses/ViewSubclasses.swift, a module of an app's own, is
 #    type-checked against both: a view subclass that declares its own `opacity` and `dispose()`
-#    must still compile (the package adds no member to UIView or NSView).
+#    must still compile (the package adds no member to UIView or NSView). For SwiftUI, the app's
+#    module is IntegrationTests/SwiftUIViews/SwiftUIViews.swift: views using `onNotification`.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
@@ -107,7 +110,7 @@ done
 echo "uikit-faces: PresentationModel flags from Package.swift: ${core_flags[*]}"
 
 uikit_faces=0
-for platform in UIKit AppKit; do
+for platform in UIKit AppKit SwiftUI; do
   stub_source=".ci/$(tr '[:upper:]' '[:lower:]' <<<"$platform")-stub/$platform.swift"
   stub="$out/$platform/stub"
   modules="$out/$platform/modules"
@@ -145,14 +148,20 @@ for platform in UIKit AppKit; do
     [[ $platform == UIKit ]] && uikit_faces=$((uikit_faces + ${#faces[@]}))
   done
 
-  subclass=IntegrationTests/ViewSubclasses/ViewSubclasses.swift
-  echo "uikit-faces: [$platform] an app's module: $subclass"
-  swiftc -typecheck -module-name ViewSubclasses -parse-as-library -swift-version 6 -warnings-as-errors \
-    -I "$stub" -I "$modules" "$subclass"
+  if [[ $platform == SwiftUI ]]; then
+    app=IntegrationTests/SwiftUIViews/SwiftUIViews.swift
+    app_module=SwiftUIViews
+  else
+    app=IntegrationTests/ViewSubclasses/ViewSubclasses.swift
+    app_module=ViewSubclasses
+  fi
+  echo "uikit-faces: [$platform] an app's module: $app"
+  swiftc -typecheck -module-name "$app_module" -parse-as-library -swift-version 6 -warnings-as-errors \
+    -I "$stub" -I "$modules" "$app"
 done
 
 if ((uikit_faces == 0)); then
   echo "uikit-faces: no file under Sources/Examples is wrapped in #if canImport(UIKit); nothing was checked" >&2
   exit 1
 fi
-echo "uikit-faces: $uikit_faces UIKit face file(s) type-check against the stub; PresentationModel against both stubs"
+echo "uikit-faces: $uikit_faces UIKit face file(s) type-check against the stub; PresentationModel against the UIKit, AppKit and SwiftUI stubs"

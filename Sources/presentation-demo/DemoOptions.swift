@@ -6,6 +6,7 @@ struct DemoOptions: Equatable {
     case touchtracker
     case nodeeditor
     case settingsmenu
+    case syncstatus
 
     /// The example's own name, as its guide and its target spell it.
     var exampleName: String {
@@ -13,6 +14,7 @@ struct DemoOptions: Equatable {
       case .touchtracker: "TouchTracker"
       case .nodeeditor: "NodeEditor"
       case .settingsmenu: "SettingsMenu"
+      case .syncstatus: "SyncStatus"
       }
     }
 
@@ -25,6 +27,16 @@ struct DemoOptions: Equatable {
         "a deleted node's widget and its observers outliving the fade"
       case .settingsmenu:
         "an open menu that closes or shows stale check marks when a setting changes"
+      case .syncstatus:
+        "a closed panel's badge still updated by a NotificationCenter post it observed"
+      }
+    }
+
+    /// The centers the example shows.
+    var centers: String {
+      switch self {
+      case .touchtracker, .nodeeditor, .settingsmenu: "TypedNotificationCenter"
+      case .syncstatus: "NotificationCenter through FoundationNotificationBridge into MainActorNotificationCenter"
       }
     }
 
@@ -45,16 +57,18 @@ struct DemoOptions: Equatable {
   static let usage = """
     Usage: presentation-demo [options]
 
-    Plays the three examples of PresentationModel, TouchTracker, NodeEditor and SettingsMenu, with
-    real Dispatch timing, then prints a lifecycle report: live instances per type, live observer
-    registrations with the line that made them, and survivors. Exits 0 when nothing leaked, 1 when
-    something did, 2 on bad arguments.
+    Plays the four examples of PresentationModel, TouchTracker, NodeEditor, SettingsMenu and
+    SyncStatus, with real Dispatch timing, then prints a lifecycle report: live instances per
+    type, live observer registrations with the line that made them, and survivors with what holds
+    each, in the words of the leak harness. Exits 0 when nothing leaked, 1 when something did, 2 on
+    bad arguments.
 
-    What each example prevents:
-    \(Scenario.allCases.map { "  \($0.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))\($0.preventedBug)" }.joined(separator: "\n"))
+    What each example prevents, and the centers it uses:
+    \(Scenario.allCases.map { "  \($0.exampleName.padding(toLength: 14, withPad: " ", startingAt: 0))\($0.preventedBug)\n  \("".padding(toLength: 14, withPad: " ", startingAt: 0))(\($0.centers))" }.joined(separator: "\n"))
 
     Options:
-      --scenario <name>  touchtracker, nodeeditor, settingsmenu (or settings) or all (default: all)
+      --scenario <name>  touchtracker, nodeeditor, settingsmenu (or settings), syncstatus or all, in
+                         any case (default: all)
       --slow             fade over \(slowFadeMilliseconds / 1_000) s in \(slowSteps) steps, slow enough to watch
       --fade-ms <n>      how long a widget takes to fade out, in milliseconds, 1...60000 (default: 600)
       --steps <n>        how many opacity steps a fade takes, 1...1000 (default: 12)
@@ -107,13 +121,14 @@ struct DemoOptions: Equatable {
         options.steps = try number(for: argument, in: 1...1_000)
       case "--scenario":
         let name = try value(for: argument)
-        if name == "all" {
+        let key = name.lowercased()
+        if key == "all" {
           options.scenarios = Scenario.allCases
-        } else if let scenario = Scenario(rawValue: name == "settings" ? "settingsmenu" : name) {
+        } else if let scenario = Scenario(rawValue: key == "settings" ? "settingsmenu" : key) {
           options.scenarios = [scenario]
         } else {
           throw ParseError(
-            message: "unknown scenario '\(name)'; choose touchtracker, nodeeditor, settingsmenu or all")
+            message: "unknown scenario '\(name)'; choose touchtracker, nodeeditor, settingsmenu, syncstatus or all")
         }
       default:
         throw ParseError(message: "unknown argument '\(argument)'")

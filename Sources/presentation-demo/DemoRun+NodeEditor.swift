@@ -9,16 +9,16 @@ extension DemoRun {
     introduce(
       .nodeeditor,
       "delete fades the widget (\(options.fadeMilliseconds) ms in \(options.steps) steps), then it deinitialises")
-    let editor = ledger.track(NodeEditor(center: center), "editor")
+    let editor = ledger.track(NodeEditor(center: center))
     let pendingDelete = ledger.track(
-      PendingDelete(duration: .milliseconds(options.fadeMilliseconds), steps: options.steps), "pending delete")
+      PendingDelete(duration: .milliseconds(options.fadeMilliseconds), steps: options.steps))
     let canvas = ledger.track(
       NodeCanvas(editor: editor, pendingDelete: pendingDelete) { [ledger, weak self] node, editor in
-        let widget = ledger.track(NodeWidget(node: node, editor: editor), "widget of \(node.name)")
+        let widget = ledger.track(NodeWidget(node: node, editor: editor))
         widget.onOpacityChange = { opacity in self?.showFade(of: node.name, at: opacity) }
         widget.onDispose = { self?.finishFade(of: node.name) }
         return widget
-      }, "canvas")
+      })
     let a = editor.addNode(named: "a", type: .number)
     let b = editor.addNode(named: "b", type: .number)
     let sum = editor.addNode(named: "sum", type: .add)
@@ -42,9 +42,14 @@ extension DemoRun {
     editor.perform(.changeType(.multiply))
     say("menu on 'sum' offers \(editor.menuActions.map(\.description)); changed it to multiply")
 
-    if options.leak, let widget = canvas.widgets[sum.id] {
-      deliberatelyLeaked.append(widget)
-      say("--leak: keeping a strong reference to the widget of 'sum' after it is deleted")
+    if options.leak, let widget = canvas.widgets[sum.id] as? NodeWidget {
+      // The classic leak: a handler that captures the widget strongly (no `[weak widget]`) keeps
+      // it alive for as long as its observation lives, here until the demo ends.
+      deliberatelyLeaked.append(
+        center.observeOnMainActor(NodeTypeChanged.self) { [weak self] _ in
+          if widget.isOnCanvas { self?.say("status: \(widget.title)") }
+        })
+      say("--leak: a status line observes NodeTypeChanged with a handler capturing the widget of 'sum'")
     }
     editor.perform(.delete)
     say("deleted 'sum': nodes \(describe(editor)); selection: \(editor.selectedNode?.name ?? "none")")
@@ -63,8 +68,7 @@ extension DemoRun {
     say("registrations owned by NodeWidget: \(widgetRegistrations.count) (expected \(expected))")
     if widgetRegistrations.count != expected {
       for registration in widgetRegistrations { say("  \(registration)") }
-      problems.append(
-        "\(widgetRegistrations.count - expected) NodeWidget registration(s) outlived their node (seen before teardown)")
+      say("  a deleted widget still observes: the lifecycle report says what holds it")
     }
   }
 

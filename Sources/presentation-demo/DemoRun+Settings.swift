@@ -4,8 +4,8 @@ extension DemoRun {
   /// A settings menu that stays open and shows each change at once.
   func playSettings() {
     introduce(.settingsmenu, "the open menu follows the settings without closing")
-    let settings = ledger.track(Settings(center: center), "settings")
-    let host = ledger.track(MenuHost(settings: settings), "gear button")
+    let settings = ledger.track(Settings(center: center))
+    let host = ledger.track(MenuHost(settings: settings))
     func show(_ event: String) {
       say(event)
       guard host.isOpen else {

@@ -6,9 +6,9 @@ extension DemoRun {
   /// back; the menu never outlives the selection.
   func playTouchTracker() {
     introduce(.touchtracker, "tap to select, Delete from the shared menu, double-tap to clear")
-    let drawing = ledger.track(Drawing(center: center), "drawing")
-    let menu = ledger.track(ContextMenu(center: center), "shared menu")
-    let canvas = ledger.track(DrawingCanvas(drawing: drawing, menu: menu), "canvas")
+    let drawing = ledger.track(Drawing(center: center))
+    let menu = ledger.track(ContextMenu(center: center))
+    let canvas = ledger.track(DrawingCanvas(drawing: drawing, menu: menu))
     func step(_ event: String, _ state: String) {
       say(event.padding(toLength: 44, withPad: " ", startingAt: 0) + "→ " + state)
     }

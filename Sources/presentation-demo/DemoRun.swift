@@ -1,20 +1,23 @@
+import Foundation
 import PresentationModel
+import PresentationModelDiagnostics
 
-/// One run of the demo: the shared notification center, the ledger of everything made, and the
+/// One run of the demo: the shared notification centers, the ledger of everything made, and the
 /// console the scenarios narrate to.
 @MainActor
 final class DemoRun {
   let options: DemoOptions
   let center = TypedNotificationCenter()
+  /// The main-actor center and the bridge to `NotificationCenter.default`, for SyncStatus.
+  let mainActorCenter = MainActorNotificationCenter()
+  let bridge = FoundationNotificationBridge(NotificationCenter.default)
   let ledger = LifecycleLedger()
   var console = Console()
-  /// Where `--leak` keeps a deleted widget alive: the kind of stray strong reference the harness
-  /// exists to catch.
-  var deliberatelyLeaked: [AnyObject] = []
+  /// Where `--leak` keeps the observation whose handler holds a deleted widget: the kind of
+  /// stray strong reference the harness exists to catch.
+  var deliberatelyLeaked: [ObserverToken] = []
   /// The opacity of each widget fading now, by node name, for the progress line.
   var fadingOpacities: [String: Double] = [:]
-  /// Leaks a scenario noticed while running, for the report.
-  var problems: [String] = []
 
   init(options: DemoOptions) {
     self.options = options
@@ -27,10 +30,11 @@ final class DemoRun {
       case .touchtracker: playTouchTracker()
       case .nodeeditor: await playNodeEditor()
       case .settingsmenu: playSettings()
+      case .syncstatus: await playSyncStatus()
       }
       console.line()
     }
-    return report()
+    return await report()
   }
 
   func heading(_ title: String) {
@@ -47,30 +51,26 @@ final class DemoRun {
     console.line("  " + text)
   }
 
-  /// Prints the lifecycle report; returns whether it is clean.
-  private func report() -> Bool {
-    let registrations = center.registrations
-    let survivors = ledger.survivors
+  /// Prints the lifecycle report, every figure taken at the same moment, after the scenarios let go
+  /// of what they made; returns whether it is clean.
+  private func report() async -> Bool {
+    let leaks = await ledger.check()
+    let registrations = center.registrations + mainActorCenter.registrations + bridge.registrations
     heading("Lifecycle report")
-    say("objects tracked: \(ledger.trackedCount)")
+    say("objects tracked: \(leaks.trackedCount)")
     say("live instances per type:")
     for (typeName, live, tracked) in ledger.liveCountsByType {
       say("  \(typeName): \(live) live of \(tracked)")
     }
     say("live registrations: \(registrations.count)")
     for registration in registrations { say("  \(registration)") }
-    say("survivors: \(survivors.count)")
-    for survivor in survivors { say("  \(survivor)") }
-    if !problems.isEmpty {
-      say("seen during the scenarios:")
-      for problem in problems { say("  \(problem)") }
-    }
-    let clean = registrations.isEmpty && survivors.isEmpty && problems.isEmpty
+    // The leak harness's own report: each survivor with its `track` call and what holds it.
+    for line in leaks.description.split(separator: "\n") { say(String(line)) }
+    let clean = registrations.isEmpty && !leaks.hasLeaks
     console.line(
       clean
         ? "RESULT: clean. Every object deinitialised and every observer is gone."
-        : "RESULT: LEAK. \(survivors.count) survivor(s), \(registrations.count) live registration(s), "
-          + "\(problems.count) problem(s) seen during the scenarios.")
+        : "RESULT: LEAK. \(leaks.survivors.count) survivor(s), \(registrations.count) live registration(s).")
     return clean
   }
 }

@@ -12,7 +12,8 @@ struct PresentationDemo {
     do {
       options = try DemoOptions.parse(Array(CommandLine.arguments.dropFirst()))
     } catch {
-      Console().error("presentation-demo: \(error.message)\n\n\(DemoOptions.usage)")
+      // One line: the mistake, and where the usage is. The usage itself would bury it.
+      Console().error("presentation-demo: \(error.message); see --help")
       exit(2)
     }
     if options.showHelp {

@@ -57,7 +57,11 @@ import Testing
     let handler = closure(capturing: nil, 1, "two", Unrelated())
     let result = CaptureScanner.scan(handler, for: [ObjectIdentifier(model)], followObjects: true)
     #expect(result.paths.isEmpty)
-    #expect(result.unreadValues == 1, "the pack is counted as unread, not guessed at")
+    #if DEBUG
+      #expect(result.unreadValues == 1, "the pack is counted as unread, not guessed at")
+    #endif
+    // An optimised build specialises `closure(capturing:_:)`: its captures then have concrete
+    // types, which the walk reads.
   }
 
   @Test func findsATargetCapturedBeforeAParameterPack() {

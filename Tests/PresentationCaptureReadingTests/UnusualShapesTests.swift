@@ -51,6 +51,16 @@ import Testing
     var testDescription: String { name }
   }
 
+  /// Unread in a debug build; an optimised build specialises the generic method that made the
+  /// closure, so its captures have concrete types and the target is found.
+  static var unreadUnlessSpecialized: Expected {
+    #if DEBUG
+      .unread
+    #else
+      .found("captures it")
+    #endif
+  }
+
   static let shapes: [Shape] = [
     Shape(name: "an existential next to the target", expected: .found("captures it")) { model in
       let refreshing: any Refreshing = Conforming()
@@ -152,7 +162,7 @@ import Testing
     // Known limits, counted as unread rather than guessed at: `self` of a generic class (its type
     // names a generic parameter, whose binding the walk does not resolve), and a capture whose size
     // the closure's module does not know (the context's layout is computed at run time).
-    Shape(name: "self of a generic class with one more value", expected: .unread) { model in
+    Shape(name: "self of a generic class with one more value", expected: unreadUnlessSpecialized) { model in
       Generic(model).handler(extra: 1)
     },
     Shape(name: "an AsyncStream continuation before the target", expected: .unread) { model in

@@ -20,19 +20,28 @@
     let tail: [UInt8]
     /// Every character outside symbolic references, with a 0 where each reference stood.
     let characters: [UInt8]
+    /// Whether every symbolic reference is of a kind the walk trusts the runtime to resolve: a
+    /// context descriptor (kinds 1 and 2) or an extended existential shape (10 and 11, as in
+    /// `any Collection<Model>`). The others, such as a metadata accessor function (9), which the
+    /// compiler emits for a type such as `Mutex<Model?>` and which the resolver turned into `()`,
+    /// are not handed to the runtime.
+    let refersToDescriptorsOnly: Bool
 
     init(_ start: UnsafePointer<UInt8>) {
       self.start = start
       var index = 0
       var tailStart = 0
       var characters: [UInt8] = []
+      var refersToDescriptorsOnly = true
       while start[index] != 0 {
         switch start[index] {
         case 0x01...0x17:
+          if ![0x01, 0x02, 0x0A, 0x0B].contains(start[index]) { refersToDescriptorsOnly = false }
           index += 1 + 4
           tailStart = index
           characters.append(0)
         case 0x18...0x1F:
+          refersToDescriptorsOnly = false
           index += 1 + MemoryLayout<UInt>.size
           tailStart = index
           characters.append(0)
@@ -44,6 +53,7 @@
       self.length = index
       self.tail = Array(UnsafeBufferPointer(start: start + tailStart, count: index - tailStart))
       self.characters = characters
+      self.refersToDescriptorsOnly = refersToDescriptorsOnly
     }
 
     /// Operators that the runtime's resolver may abort on rather than fail (it traps with "Pack
@@ -58,9 +68,10 @@
 
     /// Whether the name holds an operator the walk does not hand to the runtime.
     var mayTrapTheRuntime: Bool {
-      zip(characters, characters.dropFirst()).contains { pair in
-        Self.untrustedOperators.contains { $0 == pair }
-      }
+      !refersToDescriptorsOnly
+        || zip(characters, characters.dropFirst()).contains { pair in
+          Self.untrustedOperators.contains { $0 == pair }
+        }
     }
 
     /// Whether the outermost type is `weak`, `unowned` or `unowned(unsafe)` reference storage.

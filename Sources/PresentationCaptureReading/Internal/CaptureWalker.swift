@@ -198,7 +198,10 @@
         if result.truncated { break }
         switch field.reading {
         case .value(let type):
-          guard let child = load(type, at: base + field.offset) else { continue }
+          guard let child = load(type, at: base + field.offset) else {
+            result.unreadValues += 1
+            continue
+          }
           let step = PathStep(container: container, kind: .member(field.name), index: index)
           enqueue(child, link: namesFields ? self.link(link, step) : link)
         case .skipped:
@@ -247,15 +250,23 @@
         // A box made by swift_allocBox: the value's offset, then its type.
         let offset = Int(metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self))
         let boxed = metadata.load(fromByteOffset: 2 * MemoryLayout<UInt>.size, as: Any.Type.self)
-        if let value = load(boxed, at: object + offset) { enqueue(value, link: link) }
+        if let value = load(boxed, at: object + offset) {
+          enqueue(value, link: link)
+        } else {
+          result.unreadValues += 1
+        }
       case MetadataKind.class where followObjects && (evenIfTarget || !targets.contains(identity)):
         // The object's stored properties (its superclasses' included), read in place from its field
         // records: no `customMirror` runs.
         expandStoredFields(
           StoredFields.ofClass(metadata), at: object, container: unsafeBitCast(metadata, to: Any.Type.self),
           link: link, namesFields: true)
+      case MetadataKind.class:
+        break  // A captured object is only compared (registration-time checks).
       default:
-        break  // A captured object is only compared (registration-time checks), or an unknown kind.
+        // Another kind of heap object (a task, a runtime error box): its contents are not described
+        // to the walk.
+        result.unreadValues += 1
       }
     }
 
@@ -288,7 +299,11 @@
           offset = (offset + alignment - 1) & ~(alignment - 1)
           switch FunctionConvention.of(type) {
           case .swift, nil:
-            if let value = load(type, at: context + offset) { enqueue(value, link: link) }
+            if let value = load(type, at: context + offset) {
+              enqueue(value, link: link)
+            } else {
+              result.unreadValues += 1
+            }
           case .block:
             result.unreadValues += 1  // A block's captures are not described to the walk.
           case .thinOrC:
@@ -322,8 +337,15 @@
     }
   }
 
-  /// A copy of the value of type `type` stored at `address`, as `Any`.
+  /// A copy of the value of type `type` stored at `address`, as `Any`; `nil` for a noncopyable
+  /// type (`Mutex`, a `~Copyable` struct), which is never copied: its value witnesses say so (flag
+  /// 0x80_0000 of the flags after the table's 8 functions, size and stride).
   func load(_ type: Any.Type, at address: UnsafeRawPointer) -> Any? {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    let witnesses = metadata.load(fromByteOffset: -MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
+    guard witnesses.load(fromByteOffset: 10 * MemoryLayout<UInt>.size, as: UInt32.self) & 0x80_0000 == 0 else {
+      return nil
+    }
     func load<Value>(_: Value.Type) -> Any { address.load(as: Value.self) }
     return _openExistential(type, do: load)
   }

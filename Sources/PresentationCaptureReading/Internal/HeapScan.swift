@@ -126,7 +126,7 @@
         guard chunkSize % 16 == 0, chunkSize >= instanceSize, chunkSize < 1 << 32, hit - start < chunkSize else {
           continue
         }
-        guard let metadata = UnsafeRawPointer(bitPattern: metadataWord) else { continue }
+        guard let metadata = UnsafeRawPointer(bitPattern: metadataWord), isAlive(objectAt: start) else { continue }
         let offset = Int(hit - start)
         // An array's elements follow its storage object's 32-byte header, past its instance size.
         if String(describing: unsafeBitCast(metadata, to: Any.Type.self)).hasPrefix("_ContiguousArrayStorage<") {
@@ -141,6 +141,21 @@
         return (start, metadata, field.name)
       }
       return nil
+    }
+
+    /// Whether the object at `start` has not begun to deinitialise. An object that has (its
+    /// properties already released) keeps its memory, stale words included, while unowned
+    /// references to it remain. Its reference counts, in the word after its metadata (stable ABI,
+    /// 64-bit): bit 32 is "deiniting"; when bit 63 is set, the counts moved to a side table whose
+    /// address, shifted right by 3, fills the low 62 bits, and the same bits sit in its second word.
+    private static func isAlive(objectAt start: UInt) -> Bool {
+      guard MemoryLayout<UInt>.size == 8, var counts = safeWord(at: start + 8) else { return false }
+      if counts >> 63 == 1 {
+        let sideTable = (counts & ((1 << 62) - 1)) << 3
+        guard let sideCounts = safeWord(at: sideTable + 8) else { return false }
+        counts = sideCounts
+      }
+      return (counts >> 32) & 1 == 0
     }
 
     /// Whether a stored property of this type is a strong reference in its first word: a class

@@ -117,6 +117,12 @@
       let fields = records(of: descriptor, count: count, genericArguments: genericArguments) { index in
         Int(metadata.load(fromByteOffset: offsetVector * word + 4 * index, as: UInt32.self))
       }
+      // A struct with no stored property but a size of its own is laid out raw (`@_rawLayout`,
+      // such as the cell inside `Mutex`): what it holds is not described. Its size is in its value
+      // witness table (just before the metadata), after the table's 8 functions.
+      let size = metadata.load(fromByteOffset: -word, as: UnsafeRawPointer.self).load(
+        fromByteOffset: 8 * word, as: UInt.self)
+      if count == 0, size > 0 { return .unreadable }
       return fields.map(Layout.fields) ?? .unreadable
     }
 

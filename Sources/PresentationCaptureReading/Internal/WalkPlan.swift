@@ -34,6 +34,10 @@
         return .storedFields
       case MetadataKind.existential: return .existential
       case MetadataKind.function: return .function
+      case 0x300:
+        // A builtin type that is not trivial (`Builtin.NativeObject`, such as a `Task`'s reference
+        // to its task): what it refers to is not described to the walk.
+        return .unreadable
       default:
         return isCustomReflectable && !StoredFields.isStandardLibraryType(metadata) ? .unreadable : .mirrorChildren
       }

@@ -51,8 +51,9 @@ struct RegisteredHandler: @unchecked Sendable {
 
 extension ObservationRegistry {
   /// The start of every registration of every center: records it for the leak harness, checks in
-  /// debug builds that an owner-bound handler does not capture its owner, and ends it at once if its
-  /// owner or sender is already deinitialising.
+  /// debug builds that an owner-bound handler does not capture its owner and that a sender filter
+  /// is not a value cast to an object (``SenderCheck``), and ends it at once if its owner or sender
+  /// is already deinitialising.
   ///
   /// - Parameters:
   ///   - registration: The new registration, not yet in the center's storage.
@@ -75,6 +76,11 @@ extension ObservationRegistry {
         OwnerCaptureCheck.check(
           owner: owner, handler: (handler as? any MainActorReleasedValue)?.anyValue ?? handler, center: registryName,
           form: form, fileID: fileID, line: line)
+      }
+      // The caller's argument still holds the sender here, so this load finds it even when it is a
+      // temporary that deinitialises as the `observe` call returns.
+      if registration.flags.contains(.hasSender) {
+        SenderCheck.check(registration.sender, fileID: fileID, line: line)
       }
     #endif
     // An owner or sender already deinitialising cannot be referenced weakly: the weak load is nil
