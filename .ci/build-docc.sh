@@ -13,6 +13,30 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 out="${DOCC_BUILD_DIR:-$repo/.build/docc}"
 modules=(PresentationModel PresentationModelDiagnostics PresentationModelTesting)
+# The Swift Package Index builds the targets .spi.yml names: the same three, so both sites agree.
+spi_targets="$(grep -oE 'documentation_targets: \[[^]]*\]' .spi.yml | sed -E 's/.*\[(.*)\]/\1/; s/,/ /g' | xargs || true)"
+if [[ $spi_targets != "${modules[*]}" ]]; then
+  echo "build-docc: .spi.yml's documentation_targets are '$spi_targets', expected '${modules[*]}'" >&2
+  exit 1
+fi
+# The guides are articles of the catalogs, one source for GitHub and the site: a Markdown file left
+# in Docs/ would be missing from the site.
+strays="$(find Docs -name '*.md' 2>/dev/null | LC_ALL=C sort || true)"
+if [[ -n $strays ]]; then
+  echo "build-docc: guides outside the DocC catalogs, missing from the site; git mv them into" \
+    "Sources/PresentationModel/PresentationModel.docc (Examples/ for an example) and link them with <doc:Name>:" >&2
+  sed 's/^/  /' <<<"$strays" >&2
+  exit 1
+fi
+# A Markdown link to a file (`[Performance](Performance.md)`) or to GitHub's id of a heading
+# (`[x](#some-heading)`) works on GitHub but is dead in the site, and docc does not warn about it:
+# write <doc:Performance> or <doc:Performance#Some-heading>.
+file_links="$(grep -rnE '\]\(([^)#:]*\.md(#[^)]*)?|#[^)]*)\)' Sources --include='*.md' || true)"
+if [[ -n $file_links ]]; then
+  echo "build-docc: links to Markdown files or GitHub heading ids, dead in the site; write <doc:Name> (or <doc:Name#Heading>):" >&2
+  sed 's/^/  /' <<<"$file_links" >&2
+  exit 1
+fi
 rm -rf "$out"
 mkdir -p "$out"
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Opens the documentation site that .ci/build-docc.sh built in headless Chromium: the landing page,
-# each module's page and one symbol page per module must render (heading and window title present)
-# with no console error, uncaught exception or failed request. Screenshots of every page are kept in
+# each module's page, EVERY article of every catalog (Sources/<Module>/<Module>.docc/**/*.md, so an
+# article that the site lacks fails) and one symbol page per module must render (heading and window
+# title present) with no console error, uncaught exception or failed request, no broken link within
+# the site and no code listing cut at its edge. Screenshots of every page are kept in
 # .build/docc-screenshots/.
 #
 # Chromium comes from the Debian packages; this script installs it when it is missing (as root, or
@@ -37,13 +39,41 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 
-rm -rf "$screenshots"
-python3 "$repo/.ci/docc-browser-check.py" "$chromium" "http://127.0.0.1:$port" "$screenshots" \
-  "documentation/=PresentationModel" \
-  "documentation/presentationmodel/=PresentationModel" \
-  "documentation/presentationmodel/typednotificationcenter/=TypedNotificationCenter" \
-  "documentation/presentationmodeldiagnostics/=PresentationModelDiagnostics" \
-  "documentation/presentationmodeldiagnostics/instancebudget/=InstanceBudget" \
-  "documentation/presentationmodeltesting/=PresentationModelTesting" \
+pages=(
+  "documentation/=PresentationModel"
+  "documentation/presentationmodel/typednotificationcenter/=TypedNotificationCenter"
+  "documentation/presentationmodeldiagnostics/instancebudget/=InstanceBudget"
   "documentation/presentationmodeltesting/manualstepscheduler/=ManualStepScheduler"
-echo "check-docc-site: every page rendered without a console error; screenshots in $screenshots"
+)
+# Every page a catalog declares: its landing page (`# ``Module```), each documentation extension
+# (`# ``Module/Symbol```, the symbol's page) and each article, whose URL is its file name,
+# lowercased, under the module's, and whose heading is its first line.
+articles=0
+for catalog in "$repo"/Sources/*/*.docc; do
+  module="$(basename "$catalog" .docc)"
+  module_path="documentation/$(tr '[:upper:]' '[:lower:]' <<<"$module")"
+  while IFS= read -r -d '' markdown; do
+    title="$(head -n 1 "$markdown")"
+    if [[ $title == "# \`\`$module\`\`" ]]; then
+      pages+=("$module_path/=$module")
+      continue
+    fi
+    if [[ $title == "# \`\`"* ]]; then  # a documentation extension: the symbol's page
+      symbol="${title#\# \`\`}"
+      symbol="${symbol%\`\`}"
+      symbol="${symbol#"$module"/}"
+      pages+=("$module_path/$(tr '[:upper:]' '[:lower:]' <<<"$symbol")/=${symbol##*/}")
+      continue
+    fi
+    title="${title#\# }"
+    title="${title//\`/}"
+    name="$(basename "$markdown" .md | tr '[:upper:]' '[:lower:]')"
+    pages+=("$module_path/$name/=$title")
+    articles=$((articles + 1))
+  done < <(find "$catalog" -name '*.md' -print0 | LC_ALL=C sort -z)
+done
+echo "check-docc-site: ${#pages[@]} pages, $articles of them the catalogs' articles"
+
+rm -rf "$screenshots"
+python3 "$repo/.ci/docc-browser-check.py" "$chromium" "http://127.0.0.1:$port" "$screenshots" "${pages[@]}"
+echo "check-docc-site: every page rendered without a console error or a broken link; screenshots in $screenshots"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of README.md, Docs/**/*.md and the DocC catalogs' articles against
+# Compiles every ```swift block of README.md and every article of the DocC catalogs against
 # this package, so a documentation example that stops compiling fails CI.
 #
 # How: each block becomes one target of a generated SwiftPM package that depends on this package by
@@ -12,7 +12,7 @@
 #   example should get neither.
 # - A block fenced ```swift-nocompile is skipped: the rare, marked exception.
 # - A block that starts with `// swift-tools-version:` is a whole manifest; .ci/install-check.sh
-#   builds the one in Docs/GettingStarted.md as a package, so it is skipped here.
+#   builds the one in GettingStarted.md as a package, so it is skipped here.
 #
 # Usage: .ci/check-docs.sh [markdown files...]   (default: every documentation file)
 # Environment: CHECK_DOCS_DIR where to generate the package (default .build/check-docs; kept between
@@ -157,6 +157,15 @@ done
 
 echo "check-docs: compiling $blocks block(s) from ${#files[@]} file(s)"
 log="$staging/build.log"
+# SwiftPM keeps the path dependency's list of source files from the last build: once a file of this
+# package is added, renamed or deleted, it compiles the old list. So the build folder is kept only
+# while that list stays the same.
+sources_list="$(find "$repo/Sources" -name '*.swift' | LC_ALL=C sort | cksum)"
+if [[ "$(cat "$work/.sources-list" 2>/dev/null)" != "$sources_list" ]]; then
+  [[ -d "$work/.build" ]] && echo "check-docs: the package's files changed since the last run; building from scratch"
+  rm -rf "$work/.build"
+  printf '%s\n' "$sources_list" >"$work/.sources-list"
+fi
 if (cd "$work" && swift build --build-tests) >"$log" 2>&1; then
   echo "check-docs: all $blocks block(s) compile"
   exit 0

@@ -5,8 +5,11 @@ Usage: docc-browser-check.py CHROMIUM BASE-URL SCREENSHOT-DIR PATH=TITLE...
 
 For each PATH (relative to BASE-URL), it waits until DocC's JavaScript has rendered a page heading,
 then checks that the heading and the window title both contain TITLE and that the page logged no
-console error, threw no uncaught exception and failed no request. It saves a screenshot of every
-page to SCREENSHOT-DIR. It talks to Chromium over the DevTools protocol with the standard library
+console error, threw no uncaught exception and failed no request. It follows every link of the
+page's content (not the sidebar's) within the site: the page it names must exist (DocC's data file
+for it answers), and so must the heading a `#fragment` names. It checks that every code listing
+either fits its box or scrolls (none is cut). It saves a screenshot of every page, scrollbars
+visible, to SCREENSHOT-DIR. It talks to Chromium over the DevTools protocol with the standard library
 only (a minimal WebSocket client), so CI needs nothing but the chromium package.
 """
 import base64
@@ -19,9 +22,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 
 RENDER_TIMEOUT = 30.0
+SHOT_HEIGHT = 2400
+MAX_TILES = 12
+WINDOW_WIDTH, WINDOW_HEIGHT = 1280, 900
 
 
 class DevTools:
@@ -114,6 +122,80 @@ def problems_in(events):
     return found
 
 
+# What the page's content links to and how its code listings are laid out, read in the page.
+LINKS_AND_LISTINGS = """(() => {
+  const main = document.querySelector('main');
+  const content = main.querySelector('.doc-content') ?? main;
+  const here = location.origin + location.pathname;
+  const links = Array.from(content.querySelectorAll('a[href]')).map(a => a.href).map(href => {
+    const url = new URL(href);
+    // A heading of this very page: is it on the page?
+    if (url.hash && url.origin + url.pathname === here) {
+      return {href, onThisPage: document.getElementById(decodeURIComponent(url.hash.slice(1))) !== null};
+    }
+    return {href, onThisPage: null};
+  });
+  const listings = Array.from(main.querySelectorAll('.code-listing')).map(listing => {
+    const box = listing.querySelector('.container-general') ?? listing;
+    const pre = listing.querySelector('pre') ?? box;
+    const style = getComputedStyle(box);
+    return {
+      overflows: pre.scrollWidth > box.clientWidth + 1,
+      scrolls: ['auto', 'scroll'].includes(style.overflowX),
+      wraps: getComputedStyle(pre).whiteSpace.startsWith('pre-wrap'),
+      firstLine: (pre.textContent || '').trim().split('\\n')[0].slice(0, 60),
+    };
+  });
+  return {links, listings};
+})()"""
+
+
+# The sections DocC renders on a page besides the headings of its text, by their ids.
+DOCC_SECTIONS = {"overview", "discussion", "declaration", "parameters", "return-value", "topics", "see-also",
+                 "relationships", "conforms-to", "inherits-from", "conforming-types", "mentioned-in", "default-implementations"}
+
+
+class Site:
+    """Answers whether a page of the site, or a heading of it, exists; remembers each answer."""
+
+    def __init__(self, base_url):
+        self.base = urllib.parse.urlsplit(base_url)
+        self.pages = {}
+
+    def is_internal(self, url):
+        parts = urllib.parse.urlsplit(url)
+        return (parts.scheme, parts.netloc) == (self.base.scheme, self.base.netloc)
+
+    def page_data(self, path):
+        """DocC's JSON for a documentation or tutorials path, or None when the site has none."""
+        path = path.rstrip("/")
+        if path not in self.pages:
+            data_url = "%s://%s/data%s.json" % (self.base.scheme, self.base.netloc, path)
+            try:
+                with urllib.request.urlopen(data_url) as response:
+                    self.pages[path] = response.read().decode("utf-8")
+            except urllib.error.HTTPError:
+                self.pages[path] = None
+        return self.pages[path]
+
+    def problem_with(self, url):
+        """Why the internal link `url` is broken, or None."""
+        parts = urllib.parse.urlsplit(url)
+        if not parts.path.startswith(("/documentation/", "/tutorials/")):
+            try:
+                urllib.request.urlopen(url).close()
+                return None
+            except urllib.error.HTTPError as error:
+                return "HTTP %d" % error.code
+        data = self.page_data(parts.path)
+        if data is None:
+            return "no such page"
+        if (parts.fragment and parts.fragment not in DOCC_SECTIONS
+                and ('"anchor":"%s"' % parts.fragment) not in data.replace('": "', '":"')):
+            return "the page has no heading #%s" % parts.fragment
+        return None
+
+
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
@@ -122,10 +204,12 @@ def main():
     os.makedirs(screenshot_dir, exist_ok=True)
     profile = tempfile.mkdtemp(prefix="docc-browser-check-")
     browser = subprocess.Popen(
-        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-         "--remote-debugging-port=0", "--user-data-dir=" + profile, "--window-size=1280,900", "about:blank"],
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--remote-debugging-port=0", "--user-data-dir=" + profile, "--window-size=%d,%d" % (WINDOW_WIDTH, WINDOW_HEIGHT), "about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     failures = 0
+    site = Site(base_url)
+    links_checked, external_links, listings_checked, listings_scrolling = 0, set(), 0, 0
     try:
         port_file = os.path.join(profile, "DevToolsActivePort")
         deadline = time.time() + RENDER_TIMEOUT
@@ -153,14 +237,50 @@ def main():
                 time.sleep(0.2)
             time.sleep(0.5)  # late requests (images, the navigator index) report their errors too
             tools.evaluate("0")
-            shot = os.path.join(screenshot_dir, (path.strip("/").replace("/", "-") or "index") + ".png")
-            with open(shot, "wb") as handle:
-                handle.write(base64.b64decode(tools.send("Page.captureScreenshot", format="png")["data"]))
+            # The whole page, in tiles as tall as SHOT_HEIGHT (name.png, name-2.png, ...), so every
+            # listing shows at a readable size: the window is made one tile tall and scrolled, since a
+            # capture beyond the window draws a scrolling listing's hidden part as if it spilled out.
+            base = path.strip("/").replace("/", "-") or "index"
+            height = tools.send("Page.getLayoutMetrics")["cssContentSize"]["height"]
+            tools.send("Emulation.setDeviceMetricsOverride", width=WINDOW_WIDTH, height=SHOT_HEIGHT,
+                       deviceScaleFactor=1, mobile=False)
+            shot = os.path.join(screenshot_dir, base + ".png")
+            for tile in range(min(MAX_TILES, max(1, -(-int(height) // SHOT_HEIGHT)))):
+                tools.evaluate("window.scrollTo(0, %d)" % (tile * SHOT_HEIGHT))
+                time.sleep(0.2)
+                name = base + (".png" if tile == 0 else "-%d.png" % (tile + 1))
+                with open(os.path.join(screenshot_dir, name), "wb") as handle:
+                    handle.write(base64.b64decode(tools.send("Page.captureScreenshot", format="png")["data"]))
+            tools.send("Emulation.clearDeviceMetricsOverride")
             problems = problems_in(tools.events)
             if not heading or title not in heading:
                 problems.append("no rendered heading containing %r (heading: %r)" % (title, heading))
             if not window_title or title not in window_title:
                 problems.append("window title %r does not contain %r" % (window_title, title))
+            found = tools.evaluate(LINKS_AND_LISTINGS) or {"links": [], "listings": []}
+            for entry in found["links"]:
+                link = entry["href"]
+                if entry["onThisPage"] is not None:
+                    links_checked += 1
+                    if not entry["onThisPage"]:
+                        problems.append("broken link %s: this page has no element with that id" % link)
+                    continue
+                if not site.is_internal(link):
+                    if link.startswith(("http:", "https:", "mailto:")):
+                        external_links.add(link)
+                    else:
+                        problems.append("link %r: not a web address (an unresolved DocC link?)" % link)
+                    continue
+                links_checked += 1
+                problem = site.problem_with(link)
+                if problem:
+                    problems.append("broken link %s: %s" % (link, problem))
+            for listing in found["listings"]:
+                listings_checked += 1
+                if listing["overflows"] and not listing["scrolls"] and not listing["wraps"]:
+                    problems.append("code listing cut at its edge (neither scrolls nor wraps): %r" % listing["firstLine"])
+                elif listing["overflows"]:
+                    listings_scrolling += 1
             if problems:
                 failures += 1
                 print("FAIL %s" % url)
@@ -175,6 +295,9 @@ def main():
         except subprocess.TimeoutExpired:
             browser.kill()
         shutil.rmtree(profile, ignore_errors=True)
+    print("docc-browser-check: %d pages, %d internal links followed (%d distinct pages), %d code listings "
+          "(%d wider than their box, which scroll), %d external links not fetched"
+          % (len(pages), links_checked, len(site.pages), listings_checked, listings_scrolling, len(external_links)))
     if failures:
         sys.exit("docc-browser-check: %d of %d pages failed" % (failures, len(pages)))
 

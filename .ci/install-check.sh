@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Proves the install snippet of Docs/GettingStarted.md works as pasted: builds a new package whose
-# Package.swift is that snippet's text, with only the dependency URL swapped for a local git
-# repository made from this checkout, and runs one test that uses both products.
+# Proves Getting started (PresentationModel.docc/GettingStarted.md) works as written: builds a new
+# package whose Package.swift is the guide's manifest, with only the dependency URL swapped for a
+# local git repository made from this checkout, and whose files are the guide's step listings, each
+# written to the path its first line names (`// Sources/FirstSteps/main.swift`); then runs the
+# program (`swift run FirstSteps`) and the tests (`swift test`). It builds and tests the same
+# package again with the guide's local-path dependency, `.package(path: "../PresentationModel")`,
+# checks that a clone in a folder of another name gives the `unknown package` error the guide
+# quotes, and that the guide's `.package(name:path:)` form resolves it.
 #
 # The local repository has what a published one would have: a `main` branch and a tag for the
 # newest version in CHANGELOG.md, so the snippet may say `branch: "main"` or a version requirement.
@@ -9,10 +14,10 @@
 # are checked too.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-guide="$root/Docs/GettingStarted.md"
+guide="$root/Sources/PresentationModel/PresentationModel.docc/GettingStarted.md"
 work="${INSTALL_CHECK_DIR:-$root/.build/install-check}"
 remote="$work/PresentationModel"  # the last path component is the package identity the snippet names
-app="$work/MyApp"
+app="$work/ByURL/MyApp"  # the path form below needs MyApp beside PresentationModel
 
 # The first ```swift block of the guide that is a whole manifest.
 manifest="$(awk '
@@ -29,17 +34,20 @@ if [[ $urls != 1 ]]; then
   echo "install-check: the snippet should have exactly one .package(url: ...) line, found $urls" >&2
   exit 1
 fi
-for target in MyFeature MyFeatureTests; do
-  if ! grep -q "name: \"$target\"" <<<"$manifest"; then
-    echo "install-check: the snippet no longer declares target \"$target\"; update this script's sources" >&2
-    exit 1
-  fi
-done
+# The guide's two local forms, each the only line of its block.
+path_line="$(grep -oE '^\.package\(path: "\.\./PresentationModel"\),?$' "$guide" | head -n 1 || true)"
+named_line="$(grep -oE '^\.package\(name: "PresentationModel", path: "\.\./[A-Za-z0-9_-]+"\),?$' "$guide" | head -n 1 || true)"
+if [[ -z $path_line || -z $named_line ]]; then
+  echo "install-check: the guide should show .package(path: \"../PresentationModel\") and" \
+    ".package(name: \"PresentationModel\", path: \"../<folder>\"); found '${path_line}' and '${named_line}'" >&2
+  exit 1
+fi
+other_folder="$(sed -E 's|.*path: "\.\./([^"]+)".*|\1|' <<<"$named_line")"
 
 version="$(grep -oE '^## \[[0-9]+\.[0-9]+\.[0-9]+\]' "$root/CHANGELOG.md" | head -n 1 | tr -d '#[] ')"
 echo "install-check: a local repository of this checkout, branch main, tag ${version:-none}"
 rm -rf "$work"
-mkdir -p "$remote" "$app/Sources/MyFeature" "$app/Tests/MyFeatureTests"
+mkdir -p "$remote"
 (cd "$root" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$remote"
 (
   cd "$remote"
@@ -49,58 +57,72 @@ mkdir -p "$remote" "$app/Sources/MyFeature" "$app/Tests/MyFeatureTests"
   if [[ -n $version ]]; then git tag "$version"; fi
 )
 
-# Only the URL changes.
-sed -E "s|\.package\(url: \"[^\"]+\"|.package(url: \"$remote\"|" <<<"$manifest" >"$app/Package.swift"
-echo "install-check: Package.swift, from the snippet:"
+# make_app DIR DEPENDENCY-LINE: the guide's package in DIR, its dependency line replaced.
+make_app() {
+  local dir=$1 dependency=$2
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  awk -v dependency="${dependency%,}" '
+    /^[ \t]*\.package\(url: "[^"]+"/ { match($0, /^[ \t]*/); rest = $0; sub(/^[ \t]*\.package\([^)]*\)/, "", rest); print substr($0, 1, RLENGTH) dependency rest; next }
+    { print }
+  ' <<<"$manifest" >"$dir/Package.swift"
+  # Each step listing whose first line names its file.
+  awk -v out="$dir" '
+    /^```swift[ \t]*$/ { inside = 1; first = 1; file = ""; next }
+    inside && /^```[ \t]*$/ { if (file != "") close(out "/" file); inside = 0; next }
+    inside && first { first = 0; if (match($0, /^\/\/ (Sources|Tests)\/[A-Za-z0-9_\/.-]+\.swift$/)) { file = substr($0, 4); system("mkdir -p \"$(dirname \"" out "/" file "\")\""); files++ } }
+    inside && file != "" { print > (out "/" file) }
+    END { if (files == 0) exit 1 }
+  ' "$guide"
+}
+
+# run_app DIR: swift run FirstSteps and swift test in DIR, both must succeed as the guide says.
+run_app() {
+  local dir=$1 log="$1.log"
+  echo "install-check: swift run FirstSteps and swift test in $dir"
+  if ! (cd "$dir" && swift run FirstSteps && swift test) >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "install-check: FAILED: the package made from Getting started did not build, run or pass" >&2
+    exit 1
+  fi
+  if ! grep -q 'node 7 is gone' "$log" || ! grep -qE 'Test run with [0-9]+ tests? .*passed' "$log"; then
+    cat "$log" >&2
+    echo "install-check: FAILED: expected FirstSteps to print 'node 7 is gone' and the tests to pass" >&2
+    exit 1
+  fi
+  grep -E 'Test run with' "$log" || true
+}
+
+make_app "$app" ".package(url: \"$remote\", branch: \"main\")"
+echo "install-check: Package.swift, from the guide (URL pointed at the local repository):"
 sed 's/^/  /' "$app/Package.swift"
-
-cat >"$app/Sources/MyFeature/Outline.swift" <<'SWIFT'
-public import PresentationModel
-
-public struct ItemDeleted: TypedNotification {
-  public let id: Int
-  public init(id: Int) { self.id = id }
-}
-
-/// A row that forgets itself when its item is deleted.
-public final class OutlineRow: Sendable {
-  public let id: Int
-
-  public init(id: Int, center: TypedNotificationCenter) {
-    self.id = id
-    center.observe(ItemDeleted.self, owner: self) { _, _ in }
-  }
-}
-SWIFT
-
-cat >"$app/Tests/MyFeatureTests/OutlineRowTests.swift" <<'SWIFT'
-import MyFeature
-import PresentationModelTesting
-import Testing
-
-@Test(.detectsLeaks) func aDeletedRowLeavesNothingBehind() async {
-  let center = TypedNotificationCenter()
-  do {
-    let row = OutlineRow(id: 1, center: center)
-    trackForLeaks(row)
-    center.post(ItemDeleted(id: row.id))
-    #expect(center.observerCount(for: ItemDeleted.self) == 1)
-  }
-  await expectNoObservers(in: center)
-}
-SWIFT
-
-log="$work/test.log"
-echo "install-check: swift test in $app"
-if ! (cd "$app" && swift test) >"$log" 2>&1; then
-  cat "$log" >&2
-  echo "install-check: FAILED: the package made from the GettingStarted snippet did not build or pass" >&2
+echo "install-check: files from the guide's steps:"
+(cd "$app" && find Sources Tests -name '*.swift' | LC_ALL=C sort | sed 's/^/  /')
+if [[ ! -f $app/Sources/FirstSteps/main.swift || -z "$(ls "$app/Tests/MyFeatureTests/" 2>/dev/null)" ]]; then
+  echo "install-check: the guide's steps should name Sources/FirstSteps/main.swift and a file in Tests/MyFeatureTests" >&2
   exit 1
 fi
-if ! grep -q 'Test run with 1 test' "$log" || ! grep -q 'passed' "$log"; then
-  cat "$log" >&2
-  echo "install-check: FAILED: expected one passing test" >&2
+run_app "$app"
+
+# The local-path form: the app beside a folder named PresentationModel, as the guide says.
+make_app "$work/MyApp" "$path_line"
+run_app "$work/MyApp"
+
+# A clone in a folder of another name: the plain path form fails with the error the guide quotes,
+# and the guide's named form resolves.
+wrong="$work/WrongName/MyApp"
+mkdir -p "$work/WrongName"
+ln -sfn "$remote" "$work/WrongName/$other_folder"
+make_app "$wrong" ".package(path: \"../$other_folder\")"
+if (cd "$wrong" && swift package resolve) >"$wrong.log" 2>&1 || ! grep -q "unknown package 'PresentationModel'" "$wrong.log"; then
+  cat "$wrong.log" >&2
+  echo "install-check: FAILED: .package(path: \"../$other_folder\") should fail with unknown package 'PresentationModel'" >&2
   exit 1
 fi
-grep -E 'Test run with' "$log" || true
-echo "install-check: the snippet resolves and its test passes"
+make_app "$wrong" "$named_line"
+if ! (cd "$wrong" && swift package resolve && swift package show-dependencies) >"$wrong.log" 2>&1; then
+  cat "$wrong.log" >&2
+  echo "install-check: FAILED: $named_line did not resolve" >&2
+  exit 1
+fi
+echo "install-check: Getting started works as written, with its URL and with a local path"

@@ -1,7 +1,7 @@
 import Foundation
 
 // presentation-bench: TypedNotificationCenter side by side with Foundation and with the floor
-// (closures in an array), in one interleaved run. See Docs/Performance.md.
+// (closures in an array), in one interleaved run. See Performance.md.
 //
 //   swift run -c release presentation-bench                  full run (timings)
 //   swift run -c release presentation-bench --quick          CI run (under 30 seconds)
@@ -35,7 +35,7 @@ let usage = """
                     is not met
     --leak-walk     the leak walk's two budgets (the registration-time check's cost per observe, a
                     report over 10,000 registrations); build in debug, where that check runs
-  Build in release: swift run -c release presentation-bench. See Docs/Performance.md.
+  Build in release: swift run -c release presentation-bench. See Performance.md.
 
   """
 if arguments.contains("--help") || arguments.contains("-h") {

@@ -19,7 +19,7 @@ import Testing
     #expect(!report.hasLeaks, "\(report)")
   }
 
-  @Test("Leaks on purpose: a fade never completed is reported") func failsWhenTheFadeIsNeverCompleted() async throws {
+  @Test("A fade never completed is reported") func failsWhenTheFadeIsNeverCompleted() async throws {
     let tracker = LeakTracker()
     let fade = DelayedRelease()
     let trackedLine = #line + 4
@@ -52,7 +52,7 @@ import Testing
     #expect(fade.pendingCount == 0)
   }
 
-  @Test("Leaks on purpose: the trait reports a fade nobody completes") func theTraitFailsForAFadeNobodyCompletes()
+  @Test("Fails on purpose: the trait reports a fade nobody completes") func theTraitFailsForAFadeNobodyCompletes()
     async throws
   {
     let fade = DelayedRelease()

@@ -7,7 +7,7 @@ import Testing
   private struct Saved: TypedNotification {}
   private struct Closed: TypedNotification {}
 
-  @Test("Leaks on purpose: a forgotten token observer is listed with its observe line")
+  @Test("Fails on purpose: a forgotten token observer is listed with its observe line")
   func failsListingAForgottenTokenObserverWithItsObserveLine() async throws {
     let center = TypedNotificationCenter()
     let observeLine = #line + 1
@@ -53,7 +53,7 @@ import Testing
     #expect(leftovers.isEmpty)
   }
 
-  @Test("Leaks on purpose: only the requested notification type is counted")
+  @Test("Fails on purpose: only the requested notification type is counted")
   func onlyCountsTheRequestedNotificationType() async throws {
     let center = TypedNotificationCenter()
     let closedObserver = center.observe(Closed.self) { _ in }
@@ -68,7 +68,7 @@ import Testing
     closedObserver.cancel()
   }
 
-  @Test("Leaks on purpose: only the requested owner type is counted") func onlyCountsTheRequestedOwnerType()
+  @Test("Fails on purpose: only the requested owner type is counted") func onlyCountsTheRequestedOwnerType()
     async throws
   {
     let center = TypedNotificationCenter()
@@ -90,7 +90,7 @@ import Testing
   }
 
   /// The synchronous form for a bridge, which Swift picks in a synchronous test.
-  @Test("Leaks on purpose: the synchronous expectNoObservers for a bridge lists a forgotten observer")
+  @Test("Fails on purpose: the synchronous expectNoObservers for a bridge lists a forgotten observer")
   func synchronousBridgeFormListsAForgottenObserverAtItsLine() throws {
     let bridge = FoundationNotificationBridge(NotificationCenter())
     let observeLine = #line + 1

@@ -75,7 +75,7 @@ import Testing
     #expect(budget.check().isWithinBudget)
   }
 
-  @Test("Over budget on purpose: expectWithinBudget fails at its call line")
+  @Test("Fails on purpose: expectWithinBudget fails at its call line")
   func expectWithinBudgetFailsAtItsCallLine() async {
     let budget = InstanceBudget()
     let inspectors = [Inspector(budget: budget), Inspector(budget: budget)]
@@ -99,7 +99,7 @@ import Testing
   }
 
   /// The synchronous form, which Swift picks in a synchronous test, fails at its own line too.
-  @Test("Over budget on purpose: the synchronous expectWithinBudget fails at its call line")
+  @Test("Fails on purpose: the synchronous expectWithinBudget fails at its call line")
   func synchronousExpectWithinBudgetFailsAtItsCallLine() {
     let budget = InstanceBudget()
     let inspectors = [Inspector(budget: budget), Inspector(budget: budget)]

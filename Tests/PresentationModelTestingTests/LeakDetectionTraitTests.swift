@@ -49,7 +49,7 @@ import Testing
     #expect(LeakTracker.current == nil)
   }
 
-  @Test("Leaks on purpose: each survivor is recorded at its tracking line with what holds it")
+  @Test("Fails on purpose: each survivor is recorded at its tracking line with what holds it")
   func recordsEachSurvivorAtItsTrackingLineWithWhatHoldsIt() async throws {
     let trackedLine = #line + 6
     try await withKnownIssue {
@@ -71,7 +71,7 @@ import Testing
     }
   }
 
-  @Test("Leaks on purpose: the holder is named when it is tracked too")
+  @Test("Fails on purpose: the holder is named when it is tracked too")
   func namesTheHolderWhenTheHolderIsTrackedToo() async throws {
     let widgetLine = #line + 6
     try await withKnownIssue {
@@ -92,7 +92,7 @@ import Testing
     }
   }
 
-  @Test("Leaks on purpose: leaks are checked even when the body throws")
+  @Test("Fails on purpose: leaks are checked even when the body throws")
   func checksForLeaksEvenWhenTheBodyThrows() async throws {
     let trackedLine = #line + 6
     try await withKnownIssue {

@@ -22,7 +22,7 @@ import Testing
     #expect(start.duration(to: clock.now) < .milliseconds(500))
   }
 
-  @Test("Leaks on purpose: a closure capturing self is caught") func catchesAClosureCapturingSelf() async throws {
+  @Test("A closure capturing self is caught") func catchesAClosureCapturingSelf() async throws {
     let tracker = LeakTracker()
     let trackedLine = #line + 4
     do {
@@ -42,7 +42,7 @@ import Testing
     #expect(report.description.contains("LeakTrackerTests.swift:\(trackedLine)"))
   }
 
-  @Test("Leaks on purpose: a survivor is worded the same in the report and in a test failure")
+  @Test("A survivor is worded the same in the report and in a test failure")
   func wordsASurvivorTheSameInTheReportAndInATestFailure() async throws {
     let tracker = LeakTracker()
     let canvas = Canvas()
@@ -73,7 +73,7 @@ import Testing
     _ = unheld
   }
 
-  @Test("Leaks on purpose: a strong delegate is caught and both holders are named")
+  @Test("A strong delegate is caught and both holders are named")
   func catchesADelegateHeldStronglyAndNamesBothHolders() async throws {
     let tracker = LeakTracker()
     let parentLine = #line + 5
@@ -108,7 +108,7 @@ import Testing
     #expect(!report.hasLeaks)
   }
 
-  @Test("Leaks on purpose: the report names the index of a leaked widget") func namesTheIndexOfALeakedWidget()
+  @Test("The report names the index of a leaked widget") func namesTheIndexOfALeakedWidget()
     async throws
   {
     let tracker = LeakTracker()
@@ -127,7 +127,7 @@ import Testing
     #expect(await !tracker.checkForLeaks(timeout: .milliseconds(50)).hasLeaks)
   }
 
-  @Test("Leaks on purpose: an object tracked twice is reported once, at the first call")
+  @Test("An object tracked twice is reported once, at the first call")
   func trackingTheSameObjectTwiceReportsItOnceAtTheFirstCall() async throws {
     let tracker = LeakTracker()
     do {
@@ -201,7 +201,7 @@ import Testing
     #expect(!report.hasLeaks, "\(report)")
   }
 
-  @Test("Leaks on purpose: the blocking check reports a survivor after its deadline")
+  @Test("The blocking check reports a survivor after its deadline")
   func theBlockingCheckReportsASurvivorAfterItsDeadline() {
     let tracker = LeakTracker()
     let cycle = ClosureCycle()

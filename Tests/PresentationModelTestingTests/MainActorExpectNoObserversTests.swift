@@ -7,7 +7,8 @@ import Testing
   /// Not Sendable, used on the main actor only.
   private final class Viewer {}
 
-  @Test func failsListingAForgottenMainActorObserverWithItsObserveLine() async throws {
+  @Test("Fails on purpose: a forgotten main-actor observer is listed with its observe line")
+  func failsListingAForgottenMainActorObserverWithItsObserveLine() async throws {
     let center = MainActorNotificationCenter()
     let viewer = Viewer()
     let observeLine = #line + 1

@@ -38,7 +38,8 @@ import Testing
 
   // MARK: Leaking on purpose
 
-  @Test func leaksOnPurposeOwnerCapturedByItsHandlerFailsAtTheObserveLineWithALocalCenter() async throws {
+  @Test("Fails on purpose: an owner captured by its handler fails at the observe line, local center")
+  func leaksOnPurposeOwnerCapturedByItsHandlerFailsAtTheObserveLineWithALocalCenter() async throws {
     let observeLine = Mutex(0)
     try await withKnownIssue {
       try await Self.runInTraitScope {
@@ -58,7 +59,9 @@ import Testing
     }
   }
 
-  @Test(arguments: ["observeOnMainActor(_:owner:)", "observeOnce(_:owner:)"])
+  @Test(
+    "Fails on purpose: every owner-bound form is checked",
+    arguments: ["observeOnMainActor(_:owner:)", "observeOnce(_:owner:)"])
   func leaksOnPurposeEveryOwnerBoundFormIsChecked(method: String) async throws {
     try await withKnownIssue {
       try await Self.runInTraitScope {
@@ -75,7 +78,8 @@ import Testing
     }
   }
 
-  @Test func leaksOnPurposeOwnerCapturedThroughAVarIsNamedAtRegistration() async throws {
+  @Test("Fails on purpose: an owner captured through a var is named at registration")
+  func leaksOnPurposeOwnerCapturedThroughAVarIsNamedAtRegistration() async throws {
     try await withKnownIssue {
       try await Self.runInTraitScope {
         let center = TypedNotificationCenter()
@@ -93,7 +97,8 @@ import Testing
     }
   }
 
-  @Test func leaksOnPurposeTokenHandlerCapturingItsTokenHolderIsNamedInTheDefaultCenter() async throws {
+  @Test("Fails on purpose: a token handler capturing its token's holder is named, default center")
+  func leaksOnPurposeTokenHandlerCapturingItsTokenHolderIsNamedInTheDefaultCenter() async throws {
     let leftover = Mutex<ObserverToken?>(nil)
     let observeLine = Mutex(0)
     let trackLine = Mutex(0)
@@ -118,7 +123,8 @@ import Testing
     leftover.withLock { $0?.cancel() }
   }
 
-  @Test func leaksOnPurposeObjectInACapturedVarIsNamed() async throws {
+  @Test("Fails on purpose: an object in a captured var is named")
+  func leaksOnPurposeObjectInACapturedVarIsNamed() async throws {
     let center = TypedNotificationCenter()  // outlives the test body, as an app's center would
     let kept = ObserverBag()  // keeps the observation past the body; cancelled once reported
     let observeLine = Mutex(0)
@@ -145,7 +151,8 @@ import Testing
     kept.cancelAll()
   }
 
-  @Test func leaksOnPurposeObjectReachedThroughACapturedObjectIsNamed() async throws {
+  @Test("Fails on purpose: an object reached through a captured object is named")
+  func leaksOnPurposeObjectReachedThroughACapturedObjectIsNamed() async throws {
     let center = TypedNotificationCenter()
     let kept = ObserverBag()
     try await withKnownIssue {
@@ -243,7 +250,8 @@ import Testing
     var description: String { "owner \(name)" }
   }
 
-  @Test func listsIdenticalRegistrationsOnceWithACountAndTellsOwnersApart() throws {
+  @Test("Fails on purpose: identical leftovers are listed once with a count, owners told apart")
+  func listsIdenticalRegistrationsOnceWithACountAndTellsOwnersApart() throws {
     let center = TypedNotificationCenter()
     let first = ObserverLeakTests.Model()
     let second = ObserverLeakTests.Model()

@@ -77,7 +77,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
     super.tearDown()
   }
 
-  func testDeliberateLeakOfAClosureCycleIsReportedAtTheTrackingLine() {
+  func testFailsOnPurposeLeakOfAClosureCycleIsReportedAtTheTrackingLine() {
     let cycle = ClosureCycle()
     cycle.startObserving()
     breakCycles.append { cycle.onChange = nil }
@@ -89,7 +89,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
     )
   }
 
-  func testDeliberateLeakThroughAStrongDelegateIsReportedWithWhatHoldsIt() {
+  func testFailsOnPurposeLeakThroughAStrongDelegateIsReportedWithWhatHoldsIt() {
     let parent = DelegatingParent()
     parent.child.strongDelegate = parent
     breakCycles.append { parent.child.strongDelegate = nil }
@@ -147,7 +147,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
     DispatchQueue.main.async { holder.completeAll() }
   }
 
-  // On Linux a synchronous @MainActor XCTest method crashes the runner (Docs/LeakTesting.md says to
+  // On Linux a synchronous @MainActor XCTest method crashes the runner (LeakTesting.md says to
   // make it async); these show the helper working from async methods on the main actor.
 
   @MainActor
@@ -161,7 +161,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
   }
 
   @MainActor
-  func testDeliberateLeakInAMainActorAsyncMethodIsReportedAtTheTrackingLine() async {
+  func testFailsOnPurposeLeakInAMainActorAsyncMethodIsReportedAtTheTrackingLine() async {
     let cycle = ClosureCycle()
     cycle.startObserving()
     breakCycles.append { cycle.onChange = nil }

@@ -4,7 +4,7 @@ import PresentationTestSupport
 import Testing
 
 /// The capture scanner on a corpus of handlers: each leaky one must be found holding its target,
-/// each correct one must not. The corpus is also what Docs/LeakTesting.md's figures count.
+/// each correct one must not. The corpus is also what LeakTesting.md's figures count.
 @Suite struct CaptureScannerTests {
   struct Ping: TypedNotification {}
 

@@ -205,7 +205,8 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     #expect(calls.titles.isEmpty)
   }
 
-  @Test func registrationsNameTheObserveCallAndTheLeakCheckSeesThem() async throws {
+  @Test("Fails on purpose: registrations name the observe call, and the leak check sees them")
+  func registrationsNameTheObserveCallAndTheLeakCheckSeesThem() async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let owner = Owner("o", log: LockedLog<String>())

@@ -4,7 +4,7 @@ import PresentationModel
 import PresentationModelTesting
 import Testing
 
-// The recipe of Docs/Notifications.md, run: an @Observable model whose observations of a
+// The recipe of Notifications.md, run: an @Observable model whose observations of a
 // main-actor notification and of a Foundation notification end with it.
 
 struct ShelfChanged: MainActorNotification {

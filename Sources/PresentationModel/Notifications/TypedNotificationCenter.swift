@@ -21,6 +21,12 @@
 /// _ = menu
 /// ```
 ///
+/// Posts may come from any thread, so the notification, a posting-thread owner and the handler must
+/// be `Sendable`. When the compiler says one is not (`type 'MyView' does not conform to the
+/// 'Sendable' protocol`, or a handler that captures non-`Sendable` state), the code is usually main-actor
+/// UI code: use ``MainActorNotificationCenter``, where nothing needs to be `Sendable`. The table in
+/// <doc:Notifications#Which-center> says which center fits which code.
+///
 /// > Note: Guarantees you may rely on:
 /// > - Every method may be called from any thread; no lock is held while an observer runs.
 /// > - Observers of one notification type run in the order they were registered.

@@ -4,7 +4,7 @@ public import PresentationModel
 /// fix.
 ///
 /// The leak check finds these by reading the captures of every live handler in every
-/// `TypedNotificationCenter` of the process (see Docs/LeakTesting.md for what it can and cannot
+/// `TypedNotificationCenter` of the process (see LeakTesting.md for what it can and cannot
 /// see).
 public struct RetainingObserver: Sendable, CustomStringConvertible {
   /// The registration: its notification type, owner type, `observe` call and delivery.
