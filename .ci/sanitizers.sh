@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the concurrency tests (ReliabilityTests, the core's PresentationModelTests, the capture
 # reader's PresentationCaptureReadingTests and the harness's PresentationModelTestingTests) under
-# ThreadSanitizer, and ReliabilityTests, PresentationModelTests and PresentationCaptureReadingTests
-# under AddressSanitizer (with LeakSanitizer). Any sanitizer
+# ThreadSanitizer, ReliabilityTests and PresentationModelTests under AddressSanitizer (with
+# LeakSanitizer), and PresentationCaptureReadingTests under AddressSanitizer without it. Any sanitizer
 # report fails the run, even one that did not change a test's outcome.
 #
 # Each sanitizer builds into its own scratch directory (.build/tsan, .build/asan) so the plain
@@ -48,5 +48,12 @@ TSAN_OPTIONS="$tsan_options" run_sanitized .build/tsan-core.log "WARNING: Thread
 step "AddressSanitizer + LeakSanitizer: ReliabilityTests, PresentationModelTests"
 ASAN_OPTIONS="$asan_options" LSAN_OPTIONS="$lsan_options" \
   run_sanitized .build/asan.log "ERROR: (AddressSanitizer|LeakSanitizer)" \
-  swift test --sanitize=address --scratch-path .build/asan "${reliability[@]}" --filter '^PresentationModelTests\.' \
-  --filter '^PresentationCaptureReadingTests\.'
+  swift test --sanitize=address --scratch-path .build/asan "${reliability[@]}" --filter '^PresentationModelTests\.'
+
+# The capture reader's tests under AddressSanitizer, for memory errors only: their corpus builds
+# Foundation Timers, which swift-corelibs-foundation never frees on Linux (CFRunLoopTimerCreate and
+# what the timer's block holds, even after invalidate()), so LeakSanitizer is off for this run.
+step "AddressSanitizer (memory errors; leaks not checked): PresentationCaptureReadingTests"
+ASAN_OPTIONS="halt_on_error=1 detect_leaks=0 ${ASAN_OPTIONS:-}" \
+  run_sanitized .build/asan-capture.log "ERROR: AddressSanitizer" \
+  swift test --sanitize=address --scratch-path .build/asan --filter '^PresentationCaptureReadingTests\.'
