@@ -8,7 +8,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 consumer="$(lay_out_consumer "$(checkout_tmp presentationmodel-diagnostics-consumer)" DiagnosticsConsumer)"
 
 status=0
-imports="$(grep -rnE '^[[:space:]]*(@testable[[:space:]]+|public[[:space:]]+|internal[[:space:]]+|@_exported[[:space:]]+)*import[[:space:]]+(XCTest|Testing)\b' \
+imports="$(grep -rnE --include='*.swift' '^[[:space:]]*(@testable[[:space:]]+|public[[:space:]]+|internal[[:space:]]+|@_exported[[:space:]]+)*import[[:space:]]+(XCTest|Testing)\b' \
   "$root/Sources/PresentationModelDiagnostics" "$root/Sources/PresentationModel" "$consumer/Sources" || true)"
 if [[ -n $imports ]]; then
   echo "FAIL: a test framework is imported where an app's code must not need one:" >&2
