@@ -54,6 +54,13 @@ package enum LiveRegistries {
     entries.withLock { $0[identifier] = entry }
   }
 
+  private static let copies = LockedState(0)
+
+  /// How many times ``registrationSnapshots()`` has copied the handlers of every registry (a leak
+  /// report does, in whatever test runs it). A test that checks that a handler was released reads
+  /// it before and after: a copy made meanwhile may have held the handler for a moment.
+  package static var copiesOfEveryHandler: Int { copies.withLock { $0 } }
+
   static func remove(_ registry: ObjectIdentifier) {
     _ = entries.withLock { $0.removeValue(forKey: registry) }
   }
@@ -67,6 +74,7 @@ package enum LiveRegistries {
   /// on the main queue (at once on the main queue), which this waits for at most two seconds: a
   /// diagnostic made off the main queue while the main queue is blocked leaves them out.
   package static func registrationSnapshots() -> [RegistrationSnapshot] {
+    copies.withLock { $0 += 1 }
     let onMainQueue = MainQueue.isCurrent
     // The main-actor registries first: the wait for the main queue must not prolong the copies of
     // the other registries' handlers (a test may be waiting for a handler's captures to go). No
@@ -81,6 +89,8 @@ package enum LiveRegistries {
     copied += entries.withLock { entries in
       entries.values.filter { onMainQueue || !$0.readsOnMainActor }.flatMap { $0.copyRegistrations() }
     }
+    // Counted before and after, so that a copy that overlaps a test's run shows in it.
+    copies.withLock { $0 += 1 }
     return copied.compactMap(RegistrationSnapshot.init)
   }
 }
