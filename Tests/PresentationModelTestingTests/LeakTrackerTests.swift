@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PresentationModelTesting
+import Synchronization
 import Testing
 
 @Suite struct LeakTrackerTests {
@@ -150,6 +151,55 @@ import Testing
     #expect(report.survivors.count == 1)
     #expect(report.waited < .milliseconds(50))
     holder.completeAll()
+  }
+
+  /// Another test's leak report holds copies of every live center's handlers while it reads them,
+  /// so what a handler captured cannot go meanwhile, even once its observation ended. Here the
+  /// "other report" holds its copies until this test's zero-deadline check has begun waiting for
+  /// it; the check then sees the capture go and reports nothing. On the previous code (no wait)
+  /// the check reported the capture, and `ThreadSafetyTests` failed that way in CI.
+  @Test(.timeLimit(.minutes(1)))
+  func aCheckWaitsOutAnotherReportsCopiesOfTheHandlers() {
+    final class Captured: Sendable {}
+    struct Ping: TypedNotification {}
+    let center = TypedNotificationCenter()
+    let tracker = LeakTracker()
+    var token: ObserverToken?
+    do {
+      let captured = Captured()
+      tracker.track(captured)
+      token = center.observe(Ping.self) { _ in withExtendedLifetime(captured) {} }
+    }
+    let holding = DispatchSemaphore(value: 0)
+    let letGo = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      LiveRegistries.withRegistrationSnapshots { _ in
+        holding.signal()
+        letGo.wait()
+      }
+      released.signal()
+    }
+    holding.wait()
+    token = nil
+    #expect(tracker.liveCount == 1, "the other report's copy of the handler keeps its capture")
+    #expect(LiveRegistries.handlerCopiesAreHeld)
+    let checkReturned = Atomic(false)
+    DispatchQueue.global().async {
+      // Lets go once the check below waits for it (it starts waiting only after it found the
+      // capture alive), so the check cannot pass by running late; or once it returned without.
+      while LeakTracker.checksWaitingForAReport.load(ordering: .relaxed) == 0,
+        !checkReturned.load(ordering: .relaxed)
+      {
+        sched_yield()
+      }
+      letGo.signal()
+    }
+    let report = tracker.checkForLeaks(timeout: .zero)
+    checkReturned.store(true, ordering: .relaxed)
+    #expect(!report.hasLeaks, "\(report)")
+    released.wait()
+    withExtendedLifetime(token) {}
   }
 
   @Test(.timeLimit(.minutes(1)))

@@ -54,27 +54,50 @@ package enum LiveRegistries {
     entries.withLock { $0[identifier] = entry }
   }
 
-  private static let copies = LockedState(0)
+  /// How many copies of every handler are made, and how many are still held.
+  private struct Copies {
+    var made = 0
+    var held = 0
+  }
 
-  /// How many times ``registrationSnapshots()`` has copied the handlers of every registry (a leak
-  /// report does, in whatever test runs it). A test that checks that a handler was released reads
-  /// it before and after: a copy made meanwhile may have held the handler for a moment.
-  package static var copiesOfEveryHandler: Int { copies.withLock { $0 } }
+  private static let copies = LockedState(Copies())
+
+  /// How many times ``withRegistrationSnapshots(_:)`` has copied the handlers of every registry (a
+  /// leak report does, in whatever test runs it).
+  package static var copiesOfEveryHandler: Int { copies.withLock { $0.made } }
+
+  /// Whether some leak report holds copies of every registry's handlers right now. Such a copy
+  /// keeps each handler, and what it captures, alive until the report is done with it: a check
+  /// that an object has gone (in another test) waits for it to end (`LeakTracker.checkForLeaks`).
+  package static var handlerCopiesAreHeld: Bool { copies.withLock { $0.held > 0 } }
 
   static func remove(_ registry: ObjectIdentifier) {
     _ = entries.withLock { $0.removeValue(forKey: registry) }
   }
 
-  /// The live registrations of every center and bridge, with their handlers, in the listing order
-  /// of each (centers in no particular order).
+  /// Calls `body` with the live registrations of every center and bridge, with their handlers,
+  /// in the listing order of each (centers in no particular order). `body` may drop the snapshots
+  /// it no longer needs; every copy is released before this returns, and only then is it no
+  /// longer counted in ``handlerCopiesAreHeld``.
   ///
   /// Lock order: the set's lock, then each center's; nothing takes them the other way round. The
-  /// handlers are retained by the copies and released by the caller, outside every lock (main-actor
+  /// handlers are retained by the copies and released here, outside every lock (main-actor
   /// ones on the main queue, see ``MainActorReleased``). Main-actor registries are read by a block
   /// on the main queue (at once on the main queue), which this waits for at most two seconds: a
   /// diagnostic made off the main queue while the main queue is blocked leaves them out.
-  package static func registrationSnapshots() -> [RegistrationSnapshot] {
-    copies.withLock { $0 += 1 }
+  package static func withRegistrationSnapshots<Result>(_ body: (inout [RegistrationSnapshot]) -> Result) -> Result {
+    copies.withLock {
+      $0.made += 1
+      $0.held += 1
+    }
+    defer { copies.withLock { $0.held -= 1 } }
+    var snapshots = registrationSnapshots()
+    let result = body(&snapshots)
+    snapshots = []  // The copies go here, before `held` counts them out.
+    return result
+  }
+
+  private static func registrationSnapshots() -> [RegistrationSnapshot] {
     let onMainQueue = MainQueue.isCurrent
     // The main-actor registries first: the wait for the main queue must not prolong the copies of
     // the other registries' handlers (a test may be waiting for a handler's captures to go). No
@@ -89,8 +112,6 @@ package enum LiveRegistries {
     copied += entries.withLock { entries in
       entries.values.filter { onMainQueue || !$0.readsOnMainActor }.flatMap { $0.copyRegistrations() }
     }
-    // Counted before and after, so that a copy that overlaps a test's run shows in it.
-    copies.withLock { $0 += 1 }
     return copied.compactMap(RegistrationSnapshot.init)
   }
 }

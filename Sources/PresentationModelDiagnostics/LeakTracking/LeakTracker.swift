@@ -1,3 +1,5 @@
+package import Synchronization
+
 /// Tracks objects that should deallocate, and reports the ones that did not.
 ///
 /// Track each object a test creates and expects to be gone at the end; then check. The check polls
@@ -36,12 +38,19 @@
 ///
 /// > Note: The tracker holds every object weakly and never keeps one alive. Tracking the same
 /// > object twice records it once (at the first call). All methods may be called from any thread.
-/// > When survivors are found, the report walks their stored properties with `Mirror` to say what
-/// > holds them; that walk reads the survivors without synchronisation, so check only once the code
-/// > under test has stopped using them.
+/// > When survivors are found, the report reads their stored properties (from the runtime's field
+/// > records: no `customMirror` runs) to say what holds them; that walk reads the survivors without
+/// > synchronisation, so check only once the code under test has stopped using them.
 public final class LeakTracker: Sendable {
   /// How long `checkForLeaks(timeout:)` waits for stragglers unless told otherwise: one second.
   public static let defaultTimeout: Duration = .seconds(1)
+
+  /// How much longer than its timeout `checkForLeaks(timeout:)` waits, when objects are still
+  /// alive, for another test's leak report to let go of the handler copies it holds: two seconds.
+  public static let reportWaitLimit: Duration = .seconds(2)
+
+  /// Checks waiting now for another report's handler copies to go; for tests.
+  package static let checksWaitingForAReport = Atomic<Int>(0)
 
   private struct Entry: Sendable {
     let reference: WeakReference
@@ -115,12 +124,24 @@ public final class LeakTracker: Sendable {
   /// Checks once immediately (so a passing check does not wait), then again after a `Task.yield()`
   /// and after short sleeps, growing from 1 ms to 20 ms, until the deadline.
   ///
-  /// - Parameter timeout: How long stragglers may take. `.zero` checks exactly once.
+  /// A leak report copies the handlers of every live center while it looks for what holds its
+  /// survivors, and so keeps what they capture alive for that moment. When objects are still
+  /// alive at the deadline and another report (another test's, running in parallel) holds such
+  /// copies, the check waits for it to let go, up to ``reportWaitLimit`` more, then checks again:
+  /// a failing test elsewhere never makes a survivor here.
+  ///
+  /// - Parameter timeout: How long stragglers may take. `.zero` checks once (twice, around the
+  ///   wait for another report).
   /// - Returns: The survivors, each with its type, the `track` call and what holds it.
   public func checkForLeaks(timeout: Duration = LeakTracker.defaultTimeout) async -> LeakReport {
     let clock = ContinuousClock()
     let start = clock.now
     await Polling.poll(timeout: timeout) { liveCount == 0 }
+    if LiveRegistries.handlerCopiesAreHeld, liveCount > 0 {
+      Self.checksWaitingForAReport.add(1, ordering: .relaxed)
+      await Polling.poll(timeout: Self.reportWaitLimit) { !LiveRegistries.handlerCopiesAreHeld }
+      Self.checksWaitingForAReport.subtract(1, ordering: .relaxed)
+    }
     return report(waited: start.duration(to: clock.now))
   }
 
@@ -138,6 +159,11 @@ public final class LeakTracker: Sendable {
     let clock = ContinuousClock()
     let start = clock.now
     let mainQueueWasBlocked = Polling.pollBlocking(timeout: timeout) { liveCount == 0 }
+    if LiveRegistries.handlerCopiesAreHeld, liveCount > 0 {
+      Self.checksWaitingForAReport.add(1, ordering: .relaxed)
+      Polling.pollBlocking(timeout: Self.reportWaitLimit) { !LiveRegistries.handlerCopiesAreHeld }
+      Self.checksWaitingForAReport.subtract(1, ordering: .relaxed)
+    }
     return report(waited: start.duration(to: clock.now), mainQueueWasBlocked: mainQueueWasBlocked)
   }
 

@@ -18,15 +18,24 @@ enum RetainingObserverFinder {
   /// captured objects' stored properties too, a bounded number of values per handler.
   static func observers(holding objects: [AnyObject]) -> [ObjectIdentifier: [RetainingObserver]] {
     guard CaptureScanner.isAvailable, !objects.isEmpty else { return [:] }
-    let snapshots = inRegistrationOrder(LiveRegistries.registrationSnapshots())
+    return LiveRegistries.withRegistrationSnapshots { snapshots in
+      snapshots = inRegistrationOrder(snapshots)
+      return observers(holding: objects, among: &snapshots)
+    }
+  }
+
+  /// The two passes over `snapshots`. Inside a Swift Testing test, the second pass reads captured
+  /// objects only for the test's own registrations (other tests may be changing theirs right now),
+  /// and the copies of the others' handlers are dropped before it: while this holds them, what
+  /// they capture cannot go, and another test may be checking that it does.
+  private static func observers(
+    holding objects: [AnyObject], among snapshots: inout [RegistrationSnapshot]
+  ) -> [ObjectIdentifier: [RetainingObserver]] {
     var found: [ObjectIdentifier: [RetainingObserver]] = [:]
-    // Inside a Swift Testing test, captured objects are read only for the test's own registrations:
-    // other tests may be changing theirs right now.
     let ownRegistrations = RegistrationDiagnostics.log
     func scan(for targets: Set<ObjectIdentifier>, followObjects: Bool) {
       var budget = visitsPerPass
       for snapshot in snapshots where budget > 0 {
-        if followObjects, let ownRegistrations, !ownRegistrations.contains(snapshot.identity) { continue }
         let result = CaptureScanner.scan(
           snapshot.handler, for: targets, followObjects: followObjects,
           maximumVisits: min(visitsPerHandler, budget))
@@ -42,8 +51,9 @@ enum RetainingObserverFinder {
       }
     }
     scan(for: Set(objects.map(ObjectIdentifier.init)), followObjects: false)
+    if let ownRegistrations { snapshots.removeAll { !ownRegistrations.contains($0.identity) } }
     let unexplained = Set(objects.map(ObjectIdentifier.init)).subtracting(found.keys)
-    if !unexplained.isEmpty { scan(for: unexplained, followObjects: true) }
+    if !unexplained.isEmpty, !snapshots.isEmpty { scan(for: unexplained, followObjects: true) }
     return found
   }
 
