@@ -157,7 +157,11 @@ enum LeakWalkBudget {
     for _ in 0..<5 {
       let tracker = LeakTracker()
       tracker.track(survivor)
-      samples.append(Stopwatch.time { _ = tracker.checkForLeaks(timeout: .zero) } / 1e9)
+      var report: LeakReport?
+      samples.append(Stopwatch.time { report = tracker.checkForLeaks(timeout: .zero) } / 1e9)
+      guard report?.survivors.first?.retainingObservers.count == 1 else {
+        fatalError("the report did not name the one handler that holds the survivor; the figure cannot be produced")
+      }
     }
     withExtendedLifetime((owners, tokens)) {}
     return samples.sorted()[samples.count / 2]

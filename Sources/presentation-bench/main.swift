@@ -18,6 +18,12 @@ if arguments.first == WorkloadChild.flag {
 if arguments.first == "--count-main-actor-allocations" {
   MainActorCases.runAllocationChild(Array(arguments.dropFirst()))
 }
+if arguments == ["--leak-walk-report-only"] {
+  // Only the report budget's reports, to count their instructions under callgrind
+  // (`--toggle-collect='*LeakTracker*checkForLeaks*'`): timings here are too noisy to compare.
+  print(LeakWalkBudget.reportSeconds())
+  exit(0)
+}
 if arguments == ["--leak-walk"] {
   print(LeakWalkBudget.run())
   exit(0)
@@ -26,6 +32,7 @@ let usage = """
   usage: presentation-bench [--quick] [--json]
          presentation-bench --instructions [--quick] [--enforce] [--json]
          presentation-bench --leak-walk
+         presentation-bench --leak-walk-report-only
     --quick         fewer, shorter rounds (what CI runs); skips allocation counts if valgrind is missing;
                     with --instructions: skips the check at 3 N that each count is exact
     --json          print the figures as JSON on standard output instead of tables
@@ -35,6 +42,9 @@ let usage = """
                     is not met
     --leak-walk     the leak walk's two budgets (the registration-time check's cost per observe, a
                     report over 10,000 registrations); build in debug, where that check runs
+    --leak-walk-report-only
+                    only the five reports over 10,000 registrations, for callgrind:
+                    valgrind --tool=callgrind --toggle-collect='*LeakTracker*checkForLeaks*' …
   Build in release: swift run -c release presentation-bench. See Performance.md.
 
   """

@@ -65,21 +65,67 @@
   struct Walker {
     let targets: Set<ObjectIdentifier>
     let followObjects: Bool
-    let maximumVisits: Int
+    private(set) var maximumVisits: Int
     var result = CaptureScanner.Result()
     /// For each target found, the path's last link in `links`.
     private(set) var found: [ObjectIdentifier: Int] = [:]
-    private var links: [(parent: Int, step: PathStep)] = []
-    private var queue: [(value: Any, link: Int, namesFields: Bool)] = []
+    // Structs, not tuples: in a debug build each generic array operation on a tuple element asks the
+    // runtime for the tuple's metadata (a cache look-up under a lock), a third of a report's cost.
+    private struct Link {
+      let parent: Int
+      let step: PathStep
+    }
+    private struct Queued {
+      var value: Any
+      let link: Int
+      let namesFields: Bool
+    }
+    private var links: [Link] = []
+    private var queue: [Queued] = []
     private var visitedObjects: Set<UnsafeRawPointer> = []
 
     init(targets: Set<ObjectIdentifier>, followObjects: Bool, maximumVisits: Int) {
       self.targets = targets
+      self.targetCount = targets.count
       self.followObjects = followObjects
       self.maximumVisits = maximumVisits
     }
 
-    var isDone: Bool { result.truncated || found.count == targets.count }
+    /// `targets.count` and `found.count`, kept as integers: in a debug build each `count` of a
+    /// set or dictionary is a generic call, and `isDone` is asked at every step.
+    private let targetCount: Int
+    private var foundCount = 0
+    /// The plans of the last closure contexts (a few: an owner-bound handler is a context that
+    /// holds the user's closure, another context) and the last value type met: a report's handlers
+    /// are mostly closures of a few kinds, so most look-ups of the shared caches (a lock each) are
+    /// saved.
+    private struct LastCapturePlan {
+      let metadata: UnsafeRawPointer
+      let plan: CapturePlan
+    }
+    private struct LastWalkPlan {
+      let metadata: UnsafeRawPointer
+      let plan: WalkPlan
+    }
+    private var lastCapturePlans: [LastCapturePlan] = []
+    private var nextCapturePlan = 0
+    private static let capturePlansKept = 4
+    private var lastWalkPlan: LastWalkPlan?
+
+    var isDone: Bool { result.truncated || foundCount == targetCount }
+
+    /// Forgets the last walk, keeping the storage of its collections, for a walk of another root.
+    mutating func reset(maximumVisits: Int) {
+      self.maximumVisits = maximumVisits
+      result = CaptureScanner.Result()
+      // Replaced, not emptied in place: `removeAll(keepingCapacity:)` is a generic call that costs
+      // a debug build more than allocating the next walk's storage anew.
+      if foundCount > 0 { found = [:] }
+      foundCount = 0
+      links = []
+      queue = []
+      visitedObjects = []
+    }
 
     /// Walks `root` and what it reaches. `namesFields: false` leaves the root's own fields (such as
     /// the case of a handler enum) out of the paths; `rootIsCandidate: false` makes an object root
@@ -93,13 +139,13 @@
       }
       var next = 0
       while next < queue.count, !isDone {
-        let (value, link, namesFields) = queue[next]
-        queue[next] = (0, -1, false)  // Releases the copy once it is expanded.
+        let queued = queue[next]
+        queue[next].value = 0  // Releases the copy once it is expanded.
         next += 1
-        expand(value, link: link, namesFields: namesFields)
+        expand(queued.value, link: queued.link, namesFields: queued.namesFields)
       }
       result.visits = min(queue.count, maximumVisits)
-      queue = []
+      queue = []  // Releases the copies not expanded.
     }
 
     /// The steps from the root to `target`, if it was found.
@@ -114,7 +160,7 @@
     }
 
     private mutating func link(_ parent: Int, _ step: PathStep) -> Int {
-      links.append((parent, step))
+      links.append(Link(parent: parent, step: step))
       return links.count - 1
     }
 
@@ -125,7 +171,7 @@
         result.truncated = true
         return
       }
-      queue.append((value, link, namesFields))
+      queue.append(Queued(value: value, link: link, namesFields: namesFields))
     }
 
     /// The object inside `value` when `value` is a class instance.
@@ -145,7 +191,14 @@
 
     private mutating func expandOpened<Value>(_ value: Value, link: Int, namesFields: Bool) {
       let metadata = unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
-      switch WalkPlan.of(Value.self) {
+      let plan: WalkPlan
+      if let last = lastWalkPlan, last.metadata == metadata {
+        plan = last.plan
+      } else {
+        plan = WalkPlan.of(Value.self)
+        lastWalkPlan = LastWalkPlan(metadata: metadata, plan: plan)
+      }
+      switch plan {
       case .nothing:
         return
       case .object:
@@ -198,6 +251,7 @@
         if result.truncated { break }
         switch field.reading {
         case .value(let type):
+          if WalkPlan.holdsNothing(type) { continue }
           guard let child = load(type, at: base + field.offset) else {
             result.unreadValues += 1
             continue
@@ -233,6 +287,7 @@
       let identity = unsafeBitCast(object, to: ObjectIdentifier.self)
       if targets.contains(identity), found[identity] == nil {
         found[identity] = link
+        foundCount += 1
         result.paths[identity] = path(to: identity).map { $0.compactMap(\.description) }
       }
       guard visitedObjects.insert(object).inserted, !isDone else { return }
@@ -270,8 +325,86 @@
       }
     }
 
-    /// Queues the captures of a closure context, as its capture descriptor lays them out.
+    /// Queues the captures of a closure context, as its capture plan lays them out.
     private mutating func expandCaptures(of context: UnsafeRawPointer, metadata: UnsafeRawPointer, link: Int) {
+      var plan: CapturePlan?
+      var kept = 0
+      while kept < lastCapturePlans.count {
+        if lastCapturePlans[kept].metadata == metadata {
+          plan = lastCapturePlans[kept].plan
+          break
+        }
+        kept += 1
+      }
+      if plan == nil {
+        let made = CapturePlan.of(contextMetadata: metadata)
+        let last = LastCapturePlan(metadata: metadata, plan: made)
+        if lastCapturePlans.count < Self.capturePlansKept {
+          lastCapturePlans.append(last)
+        } else {
+          lastCapturePlans[nextCapturePlan] = last
+          nextCapturePlan = (nextCapturePlan + 1) % Self.capturePlansKept
+        }
+        plan = made
+      }
+      guard let plan else { return }
+      result.unreadValues += plan.unreadCaptures
+      var index = 0
+      while index < plan.slots.count, !result.truncated {
+        let slot = plan.slots[index]
+        index += 1
+        switch slot.kind {
+        case .value(let type):
+          if let value = load(type, at: context + slot.offset) {
+            enqueue(value, link: link)
+          } else {
+            result.unreadValues += 1
+          }
+        case .box:
+          // The context (kept alive by the closure being expanded) holds the box, whose layout is
+          // either a generic box's or, like a context's, described by a capture descriptor.
+          if let box = UnsafeRawPointer(bitPattern: (context + slot.offset).load(as: UInt.self)) {
+            visitHeapObject(box, link: self.link(link, .box))
+          }
+        case .thickFunction:
+          let word = MemoryLayout<UInt>.size
+          if let nested = UnsafeRawPointer(bitPattern: (context + slot.offset + word).load(as: UInt.self)) {
+            visitHeapObject(nested, link: self.link(link, .closure))
+          }
+        }
+      }
+    }
+  }
+
+  /// Where the captures of one kind of closure context lie and how each is read, worked out once
+  /// per context metadata (one per closure literal) from its capture descriptor: a handler's walk
+  /// then reads its captures without looking up their names, sizes and plans again. Captures that
+  /// hold no reference (integers, strings, thin and C functions, `weak` ones) are left out.
+  struct CapturePlan {
+    struct Slot {
+      enum Kind {
+        /// A value the runtime resolves: load and walk it.
+        case value(Any.Type)
+        /// A captured `var`: a pointer to its box.
+        case box
+        /// A thick closure: function pointer, then context.
+        case thickFunction
+      }
+      let offset: Int
+      let kind: Kind
+    }
+    let slots: [Slot]
+    /// Captures the walk cannot read (blocks, unresolvable types, a layout computed at run time):
+    /// counted unread on every walk of such a context.
+    let unreadCaptures: Int
+
+    private static let cache = LayoutCache<CapturePlan>()
+
+    static func of(contextMetadata metadata: UnsafeRawPointer) -> CapturePlan {
+      cache.value(for: metadata) { metadata in make(metadata) }
+    }
+
+    private static func make(_ metadata: UnsafeRawPointer) -> CapturePlan {
       let word = MemoryLayout<UInt>.size
       // HeapLocalVariableMetadata: kind, OffsetToFirstCapture (UInt32), CaptureDescription.
       let firstCapture = Int(metadata.load(fromByteOffset: word, as: UInt32.self))
@@ -280,17 +413,15 @@
       // walk does not guess it.
       guard firstCapture >= 2 * word,
         let descriptor = metadata.load(fromByteOffset: 2 * word, as: UnsafeRawPointer?.self)
-      else {
-        result.unreadValues += 1
-        return
-      }
+      else { return CapturePlan(slots: [], unreadCaptures: 1) }
       // CaptureDescriptor: NumCaptureTypes, NumMetadataSources, NumBindings (UInt32 each), then one
       // relative pointer to a mangled type name per capture.
       let captureCount = Int(descriptor.load(as: UInt32.self))
       let bindingCount = Int(descriptor.load(fromByteOffset: 8, as: UInt32.self))
       var offset = firstCapture + bindingCount * word
+      var slots: [Slot] = []
+      var unread = 0
       for index in 0..<captureCount {
-        if result.truncated { break }
         let record = descriptor + 12 + 4 * index
         let name = (record + Int(record.load(as: Int32.self))).assumingMemoryBound(to: UInt8.self)
         switch CaptureLayouts.layout(ofCaptureNamed: name) {
@@ -298,14 +429,12 @@
           let alignment = alignmentOf(type)
           offset = (offset + alignment - 1) & ~(alignment - 1)
           switch FunctionConvention.of(type) {
+          case nil where WalkPlan.holdsNothing(type):
+            break  // An integer, a string: nothing to walk.
           case .swift, nil:
-            if let value = load(type, at: context + offset) {
-              enqueue(value, link: link)
-            } else {
-              result.unreadValues += 1
-            }
+            slots.append(Slot(offset: offset, kind: .value(type)))
           case .block:
-            result.unreadValues += 1  // A block's captures are not described to the walk.
+            unread += 1  // A block's captures are not described to the walk.
           case .thinOrC:
             break  // A C function pointer or a thin function holds nothing.
           }
@@ -313,27 +442,22 @@
         case .skipped(let size, let alignment):
           offset = (offset + alignment - 1) & ~(alignment - 1) + size
         case .unreadWord:
-          result.unreadValues += 1
+          unread += 1
           offset = (offset + word - 1) & ~(word - 1) + word
         case .box:
           offset = (offset + word - 1) & ~(word - 1)
-          // The context (kept alive by the closure being expanded) holds the box, whose layout is
-          // either a generic box's or, like a context's, described by a capture descriptor.
-          if let box = UnsafeRawPointer(bitPattern: (context + offset).load(as: UInt.self)) {
-            visitHeapObject(box, link: self.link(link, .box))
-          }
+          slots.append(Slot(offset: offset, kind: .box))
           offset += word
         case .thickFunction:
           offset = (offset + word - 1) & ~(word - 1)
-          if let nested = UnsafeRawPointer(bitPattern: (context + offset + word).load(as: UInt.self)) {
-            visitHeapObject(nested, link: self.link(link, .closure))
-          }
+          slots.append(Slot(offset: offset, kind: .thickFunction))
           offset += 2 * word
         case .unknown:
-          result.unreadValues += 1
-          return  // The rest of the layout is unknown: stop rather than guess.
+          // The rest of the layout is unknown: stop rather than guess.
+          return CapturePlan(slots: slots, unreadCaptures: unread + 1)
         }
       }
+      return CapturePlan(slots: slots, unreadCaptures: unread)
     }
   }
 

@@ -18,7 +18,7 @@
 /// own locks; two threads may compute the same value, and the second store is harmless.
 final class LayoutCache<Value>: @unchecked Sendable {
   // @unchecked Sendable: `values` is only read under the read lock and only written under the
-  // write lock; `Value`s are metatypes, integers and strings, immutable once stored.
+  // write lock; `Value`s are metatypes, integers, strings and plans made of them, immutable once stored.
   private var values: [UnsafeRawPointer: Value] = [:]
   private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
 

@@ -25,6 +25,15 @@
       return cache.value(for: metadata) { _ in decide(Value.self, metadata: metadata) }
     }
 
+    /// Whether a value of `type` holds no reference (plan `.nothing`): the walk need not load it.
+    static func holdsNothing(_ type: Any.Type) -> Bool {
+      func plan<Value>(_: Value.Type) -> Bool {
+        if case .nothing = of(Value.self) { return true }
+        return false
+      }
+      return _openExistential(type, do: plan)
+    }
+
     private static func decide<Value>(_: Value.Type, metadata: UnsafeRawPointer) -> WalkPlan {
       if holdsNoReference(metadata) { return .nothing }
       let isCustomReflectable = Value.self is any CustomReflectable.Type

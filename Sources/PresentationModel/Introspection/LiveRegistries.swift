@@ -62,8 +62,11 @@ package enum LiveRegistries {
 
   private static let copies = LockedState(Copies())
 
-  /// How many times ``withRegistrationSnapshots(_:)`` has copied the handlers of every registry (a
-  /// leak report does, in whatever test runs it).
+  /// Counts each copy of the handlers of every registry that ``withRegistrationSnapshots(_:)`` makes
+  /// (a leak report does, in whatever test runs it) twice: when it begins and once it is made. A
+  /// test that checks that a handler was released reads it before and after: a copy made
+  /// meanwhile may have held the handler for a moment. (Counted at both ends because a copy that
+  /// began earlier may wait for the main queue before it copies anything.)
   package static var copiesOfEveryHandler: Int { copies.withLock { $0.made } }
 
   /// Whether some leak report holds copies of every registry's handlers right now. Such a copy
@@ -92,6 +95,7 @@ package enum LiveRegistries {
     }
     defer { copies.withLock { $0.held -= 1 } }
     var snapshots = registrationSnapshots()
+    copies.withLock { $0.made += 1 }
     let result = body(&snapshots)
     snapshots = []  // The copies go here, before `held` counts them out.
     return result
@@ -109,9 +113,16 @@ package enum LiveRegistries {
       : MainQueue.valueOnMainActor {
         entries.withLock { entries in entries.values.filter(\.readsOnMainActor).flatMap { $0.copyRegistrations() } }
       } ?? []
-    copied += entries.withLock { entries in
-      entries.values.filter { onMainQueue || !$0.readsOnMainActor }.flatMap { $0.copyRegistrations() }
+    entries.withLock { entries in
+      for entry in entries.values where onMainQueue || !entry.readsOnMainActor {
+        copied.append(contentsOf: entry.copyRegistrations())
+      }
     }
-    return copied.compactMap(RegistrationSnapshot.init)
+    var snapshots: [RegistrationSnapshot] = []
+    snapshots.reserveCapacity(copied.count)
+    for registration in copied {
+      if let snapshot = RegistrationSnapshot(registration) { snapshots.append(snapshot) }
+    }
+    return snapshots
   }
 }

@@ -4,7 +4,17 @@ package struct RegistrationSnapshot: @unchecked Sendable {
   // around one that may hold main-actor state (read here, never called, and released on the main
   // queue by the box); `copied.registration` is a RegistrationCore, which is Sendable.
   private let copied: RegisteredHandler
-  package let info: RegistrationInfo
+
+  /// What the registration observes, who owns it and which line made it (made on each read: a
+  /// report over 10,000 registrations needs it only for those that hold a survivor).
+  package var info: RegistrationInfo { registration.info }
+  /// The notification type, the `observe` line and a key for its file: what a listing sorts by,
+  /// without making an ``info``.
+  package var notificationType: any Any.Type { registration.notificationType }
+  package var line: Int { registration.line }
+  /// Equal for registrations made by the same `#fileID` literal; the file's name is ``fileID``.
+  package var fileIDKey: Int { registration.fileIDKey }
+  package var fileID: String { registration.fileID }
 
   /// The registration's handler, whose closure the leak harness scans for captures.
   package var handler: Any { (copied.handler as? any MainActorReleasedValue)?.anyValue ?? copied.handler }
@@ -19,7 +29,6 @@ package struct RegistrationSnapshot: @unchecked Sendable {
   init?(_ copied: RegisteredHandler) {
     guard copied.registration.isLive else { return nil }
     self.copied = copied
-    self.info = copied.registration.info
   }
 }
 

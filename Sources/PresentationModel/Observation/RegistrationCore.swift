@@ -92,13 +92,15 @@ class RegistrationCore: @unchecked Sendable {
   /// sender strongly, and releasing such a load may run their `deinit` (see ``OwnerLoadProbe``).
   final var isLive: Bool {
     guard !hasEnded else { return false }
-    if flags.contains(.hasOwner) {
+    // Bits tested directly: `OptionSet.contains` is a generic call in a debug build, and a leak
+    // report asks this of every registration in the process.
+    if flags.rawValue & RegistrationFlags.hasOwner.rawValue != 0 {
       guard let owner else { return false }
       #if DEBUG
         OwnerLoadProbe.loaded(owner)
       #endif
     }
-    if flags.contains(.hasSender) {
+    if flags.rawValue & RegistrationFlags.hasSender.rawValue != 0 {
       guard let sender else { return false }
       #if DEBUG
         OwnerLoadProbe.loaded(sender)
@@ -118,6 +120,13 @@ class RegistrationCore: @unchecked Sendable {
   final var fileID: String {
     guard let fileIDStart else { return Unicode.Scalar(fileIDCount).map { String($0) } ?? "?" }
     return String(decoding: UnsafeBufferPointer(start: fileIDStart, count: Int(fileIDCount)), as: UTF8.self)
+  }
+
+  /// The same for every registration whose `#fileID` is the same literal (the literal's address,
+  /// or its single scalar), so a listing makes each file's name once.
+  final var fileIDKey: Int {
+    guard let fileIDStart else { return -Int(fileIDCount) - 1 }
+    return Int(bitPattern: fileIDStart)
   }
 
   /// The line of the `observe` call (lines past `UInt32.max` read as `UInt32.max`).

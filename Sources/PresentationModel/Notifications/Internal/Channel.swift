@@ -54,10 +54,11 @@ final class Channel {
   }
 
   /// The registrations that have not ended, with their handlers.
-  func registrationsWithHandlers() -> [RegisteredHandler] {
-    (0..<storage.count).compactMap { index in
-      guard let entry = storage.entries[index], !entry.registration.hasEnded else { return nil }
-      return RegisteredHandler(registration: entry.registration, handler: entry.anyHandler)
+  func appendRegistrationsWithHandlers(to copies: inout [RegisteredHandler]) {
+    copies.reserveCapacity(copies.count + storage.count)
+    for index in 0..<storage.count {
+      guard let entry = storage.entries[index], !entry.registration.hasEnded else { continue }
+      copies.append(RegisteredHandler(registration: entry.registration, handler: entry.anyHandler))
     }
   }
 

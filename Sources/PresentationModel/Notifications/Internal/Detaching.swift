@@ -26,7 +26,9 @@ extension TypedNotificationCenter: ObservationRegistry {
 
   func unendedRegistrationsWithHandlers() -> [RegisteredHandler] {
     state.withLock { state in
-      state.channels.values.flatMap { $0.registrationsWithHandlers() }
+      var copies: [RegisteredHandler] = []
+      for channel in state.channels.values { channel.appendRegistrationsWithHandlers(to: &copies) }
+      return copies
     }
   }
 
