@@ -8,6 +8,8 @@ enum InstructionBudget {
     case tokenPost1VersusFloor
     case tokenPost100VersusFloor
     case tokenPost1000VersusFloor
+    case mainActorTokenPost100VersusFloor
+    case mainActorTokenPost1000VersusFloor
     case bytesPerTokenRegistration
     case noAllocationsPerPost
   }
@@ -22,6 +24,8 @@ enum InstructionBudget {
     .tokenPost1VersusFloor,
     .tokenPost100VersusFloor,
     .tokenPost1000VersusFloor,
+    .mainActorTokenPost100VersusFloor,
+    .mainActorTokenPost1000VersusFloor,
   ]
 
   struct Row: Codable, Sendable {
@@ -51,11 +55,16 @@ enum InstructionBudget {
     func postRatio(_ contender: Contender, _ observers: Int) -> Double? {
       ratio(.post(contender, observers: observers), .post(.floor, observers: observers))
     }
+    /// `MainActorNotificationCenter`'s token post over the main-actor floor (a closure array).
+    func mainActorPostRatio(_ observers: Int) -> Double? {
+      ratio(.mainActorPost(.token, observers: observers), .mainActorPost(.floor, observers: observers))
+    }
     // The promise of Notifications.md: posting-thread observers, and main-actor observers when the
     // post is made on the main actor (as the benchmark's is).
-    let postsWithoutAllocations: [Figure] = [Contender.ours, .oursOwnerBound, .oursMainActor].flatMap { contender in
-      [1, 100, 1_000].map { Figure.post(contender, observers: $0) }
-    }
+    let postsWithoutAllocations: [Figure] =
+      [Contender.ours, .oursOwnerBound, .oursMainActor].flatMap { contender in
+        [1, 100, 1_000].map { Figure.post(contender, observers: $0) }
+      } + [100, 1_000].map { Figure.mainActorPost(.token, observers: $0) }
     let allocationsPerPost = postsWithoutAllocations.map { counts[$0]?.allocations }
     let mostAllocationsPerPost =
       allocationsPerPost.contains { $0 == nil } ? nil : allocationsPerPost.compactMap { $0 }.max()
@@ -86,11 +95,19 @@ enum InstructionBudget {
         row(rule, "post, 100 observers, token: instructions ÷ floor's", postRatio(.ours, 100), 1.15, "×")
       case .tokenPost1000VersusFloor:
         row(rule, "post, 1,000 observers, token: instructions ÷ floor's", postRatio(.ours, 1_000), 1.15, "×")
+      case .mainActorTokenPost100VersusFloor:
+        row(
+          rule, "main-actor center: post, 100 observers, token: instructions ÷ main-actor floor's",
+          mainActorPostRatio(100), 0.6, "×")
+      case .mainActorTokenPost1000VersusFloor:
+        row(
+          rule, "main-actor center: post, 1,000 observers, token: instructions ÷ main-actor floor's",
+          mainActorPostRatio(1_000), 0.6, "×")
       case .bytesPerTokenRegistration:
         row(rule, "bytes per token-bound registration", bytes[.ours], 128, " B")
       case .noAllocationsPerPost:
         row(
-          rule, "heap allocations per post, token, owner-bound, main-actor", mostAllocationsPerPost, 0,
+          rule, "heap allocations per post, token, owner-bound, main-actor (both centers)", mostAllocationsPerPost, 0,
           "")
       }
     }

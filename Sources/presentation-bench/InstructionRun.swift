@@ -30,10 +30,18 @@ struct InstructionRun {
     if quick {
       return [Contender.floor, .ours, .oursOwnerBound, .oursMainActor].flatMap { contender in
         observerCounts.map { Figure.post(contender, observers: $0) }
-      } + [.observeThenCancel(.ours), .observeThenCancel(.foundationClassic)]
+      } + [.observeThenCancel(.ours), .observeThenCancel(.foundationClassic)] + mainActorFigures
     }
     return Contender.allCases.flatMap { contender in
       observerCounts.map { Figure.post(contender, observers: $0) } + [.observeThenCancel(contender)]
+    } + mainActorFigures
+  }
+
+  /// `MainActorNotificationCenter`'s token post next to the main-actor floor, at the counts the
+  /// budget reads.
+  static var mainActorFigures: [Figure] {
+    [MainActorCases.Contender.floor, .token].flatMap { contender in
+      [100, 1_000].map { Figure.mainActorPost(contender, observers: $0) }
     }
   }
 

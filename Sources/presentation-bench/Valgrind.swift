@@ -106,9 +106,11 @@ enum InstructionRegion {
   /// The pattern callgrind matches against the (mangled) symbol of ``measure(_:)``.
   static let callgrindPattern = "*17InstructionRegionO7measure*"
 
-  // Not inlined and not optimised, so the symbol exists and no specialised copy of it is made.
+  // Not inlined and not optimised, so the symbol exists; `dynamic`, so that every call goes
+  // through it: without it, the optimiser specialised it for some closures and, for the
+  // main-actor cases, called no copy of it at all (callgrind then counted nothing).
   @inline(never) @_optimize(none)
-  static func measure(_ body: () -> Void) {
+  dynamic static func measure(_ body: () -> Void) {
     body()
   }
 }

@@ -130,6 +130,9 @@ public final class LeakTracker: Sendable {
   /// copies, the check waits for it to let go, up to ``reportWaitLimit`` more, then checks again:
   /// a failing test elsewhere never makes a survivor here.
   ///
+  /// The synchronous form does not wait for another report when it runs on the main queue: that
+  /// report may need the main queue to copy the main-actor center's handlers.
+  ///
   /// - Parameter timeout: How long stragglers may take. `.zero` checks once (twice, around the
   ///   wait for another report).
   /// - Returns: The survivors, each with its type, the `track` call and what holds it.
@@ -159,7 +162,9 @@ public final class LeakTracker: Sendable {
     let clock = ContinuousClock()
     let start = clock.now
     let mainQueueWasBlocked = Polling.pollBlocking(timeout: timeout) { liveCount == 0 }
-    if LiveRegistries.handlerCopiesAreHeld, liveCount > 0 {
+    // Not on the main queue: the other report may be waiting for it, to copy the main-actor
+    // center's handlers there, and both would wait until the report gave up on them.
+    if !MainQueueProbe.isOnMainQueue, LiveRegistries.handlerCopiesAreHeld, liveCount > 0 {
       Self.checksWaitingForAReport.add(1, ordering: .relaxed)
       Polling.pollBlocking(timeout: Self.reportWaitLimit) { !LiveRegistries.handlerCopiesAreHeld }
       Self.checksWaitingForAReport.subtract(1, ordering: .relaxed)

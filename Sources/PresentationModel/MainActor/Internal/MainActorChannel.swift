@@ -1,10 +1,96 @@
-/// One observer of a main-actor channel: the registration (shared with the token) and the handler
-/// (owned by the channel alone; `nil` once the registration ended and the handler was released).
+/// One observer of a main-actor channel: the registration (shared with the token) and the handler,
+/// owned by the channel alone, which drops the entry (a `nil` tombstone in its place) once the
+/// registration ended.
+///
+/// A class, read by the post through an unretained reference to a `let`, as the posting-thread
+/// center's `Entry`: calling a handler then costs no retain and release of its context (which a
+/// struct holding an optional enum of closures did, 1.4× the floor's instructions per post).
 @usableFromInline
-struct MainActorEntry<N: MainActorNotification> {
+class MainActorEntry<N: MainActorNotification> {
   /// A `Registration<N>`, or an `OwnedRegistration<N>` when the flags contain `hasOwner`.
   @usableFromInline let registration: RegistrationCore
-  @usableFromInline var handler: MainActorHandler<N>?
+
+  fileprivate init(registration: RegistrationCore) {
+    self.registration = registration
+  }
+
+  /// The entry for `handler`: a `MainActorPlainEntry` or, for an owner-bound one, a
+  /// `MainActorOwnedEntry` (the post tells them apart by the registration's `hasOwner` flag).
+  static func make(registration: RegistrationCore, handler: MainActorHandler<N>) -> MainActorEntry<N> {
+    switch handler {
+    case .plain(let body): MainActorPlainEntry(registration: registration, handler: body)
+    case .owned(let body): MainActorOwnedEntry(registration: registration, handler: body)
+    }
+  }
+
+  /// The handler, for diagnostics (the leak harness scans its captures).
+  var anyHandler: Any { fatalError("abstract") }
+}
+
+/// The handlers of ``MainActorPlainEntry`` and ``MainActorOwnedEntry``, with and without their
+/// isolation, for the cast that drops it.
+///
+/// Each function is cast inside a struct, not as itself: `unsafeBitCast` is generic, and a function
+/// passed as a generic value is converted to its most general representation and back (two
+/// reabstraction thunks, which every delivery would then go through). A struct is passed as it is,
+/// and the two structs store their function the same way (a function of `N`, returning nothing).
+private enum IsolationDropped<N: MainActorNotification> {
+  private struct IsolatedPlain {
+    let function: @MainActor (N) -> Void
+  }
+  private struct Plain {
+    let function: (N) -> Void
+  }
+  private struct IsolatedOwned {
+    let function: @MainActor (AnyObject, N) -> Void
+  }
+  private struct Owned {
+    let function: (AnyObject, N) -> Void
+  }
+
+  static func plain(_ handler: @escaping @MainActor (N) -> Void) -> (N) -> Void {
+    unsafeBitCast(IsolatedPlain(function: handler), to: Plain.self).function
+  }
+
+  static func owned(_ handler: @escaping @MainActor (AnyObject, N) -> Void) -> (AnyObject, N) -> Void {
+    unsafeBitCast(IsolatedOwned(function: handler), to: Owned.self).function
+  }
+}
+
+/// The entry of a registration without an owner.
+///
+/// Its handler is stored without its `@MainActor` isolation, so that the post's loop can be
+/// nonisolated (the loop calls through unretained references to the entries, which takes a closure
+/// that, formed in main-actor code, would check its isolation at run time once per observer). The
+/// cast is sound because the handler is only ever called by `post`, which is `@MainActor`, on its
+/// own thread: it runs isolated to the main actor, as its type promised. A synchronous function's
+/// isolation is not part of its calling convention, so the cast changes the type only (the typed
+/// center's main-actor observers do the same, `EntryHandler.onMainActor`).
+@usableFromInline
+final class MainActorPlainEntry<N: MainActorNotification>: MainActorEntry<N> {
+  @usableFromInline let handler: (N) -> Void
+
+  init(registration: RegistrationCore, handler: @escaping @MainActor (N) -> Void) {
+    self.handler = IsolationDropped.plain(handler)
+    super.init(registration: registration)
+  }
+
+  override var anyHandler: Any { handler }
+}
+
+/// The entry of an owner-bound registration: its handler takes the owner, loaded strongly from the
+/// registration's weak reference for the call. Stored without its isolation, as in
+/// ``MainActorPlainEntry`` and for the same reason.
+@usableFromInline
+final class MainActorOwnedEntry<N: MainActorNotification>: MainActorEntry<N> {
+  @usableFromInline let handler: (AnyObject, N) -> Void
+
+  init(registration: RegistrationCore, handler: @escaping @MainActor (AnyObject, N) -> Void) {
+    self.handler = IsolationDropped.owned(handler)
+    super.init(registration: registration)
+  }
+
+  override var anyHandler: Any { handler }
 }
 
 /// The type-erased face of a main-actor channel, for the center's non-generic bookkeeping.
@@ -30,9 +116,10 @@ class AnyMainActorChannel {
 /// Only touched on the main actor, so it needs no lock. A post copies `entries` (a retain: arrays
 /// are copy-on-write) and counts itself in `readers`; while a post reads, ended registrations keep
 /// their entry (their ended state stops any call) and are swept out when the last post leaves.
-/// Without readers, ending a registration releases its handler at once through its `slot`, and the
-/// entries are compacted once half of them are ended: ending one never scans the others
-/// (amortised O(1)), as in ``TypedNotificationCenter``.
+/// Without readers, ending a registration releases its entry, and so its handler, at once through
+/// its `slot` (a `nil` tombstone takes its place), and the entries are compacted once half of them
+/// are tombstones: ending one never scans the others (amortised O(1)), as in
+/// ``TypedNotificationCenter``.
 ///
 /// Nothing that may release user code (a handler, an entry) is dropped while `entries` is being
 /// mutated: it is moved into a ``ReleasedAfterUnlock``, which the caller drops after every mutation
@@ -46,12 +133,15 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
   // access is momentary and none spans user code (a post iterates a copy of `entries`; what may
   // release user code is dropped after the access ended); the dynamic check would cost every post
   // three runtime calls.
-  @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<MainActorEntry<N>> = []
+  // An `Array`, not a `ContiguousArray`: the post hands it to a function taking a pointer to its
+  // elements (an implicit conversion only arrays have), which a closure-taking
+  // `withUnsafeBufferPointer` would not do for free in main-actor code (see `deliver`).
+  @usableFromInline @exclusivity(unchecked) var entries: [MainActorEntry<N>?] = []
   /// Posts iterating a copy of `entries` now.
   @usableFromInline @exclusivity(unchecked) var readers = 0
   /// Entries whose registration ended while posts were reading; swept when the last one leaves.
   @usableFromInline @exclusivity(unchecked) var needsSweep = false
-  /// Ended entries still in `entries`.
+  /// Tombstones in `entries`.
   private var endedCount = 0
   /// At this many entries not known to have ended, `append` asks for a sweep of entries whose owner
   /// or sender died unnoticed (nobody posted since); `.max` while the sweep runs, then twice what it
@@ -59,14 +149,14 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
   /// the live ones plus 32.
   private var sweepThreshold = 32
 
-  override var registrations: [RegistrationCore] { entries.map(\.registration) }
+  override var registrations: [RegistrationCore] { entries.compactMap { $0?.registration } }
 
   override var isEmpty: Bool { entries.isEmpty }
 
   override var registrationsWithHandlers: [RegisteredHandler] {
     entries.compactMap { entry in
-      guard let handler = entry.handler, !entry.registration.hasEnded else { return nil }
-      return RegisteredHandler(registration: entry.registration, handler: MainActorReleased(handler))
+      guard let entry, !entry.registration.hasEnded else { return nil }
+      return RegisteredHandler(registration: entry.registration, handler: MainActorReleased(entry.anyHandler))
     }
   }
 
@@ -77,7 +167,7 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
   ///   the look loads owners, which may run their `deinit`).
   func append(_ registration: RegistrationCore, handler: MainActorHandler<N>) -> Bool {
     registration.slot = entries.count
-    entries.append(MainActorEntry(registration: registration, handler: handler))
+    entries.append(MainActorEntry.make(registration: registration, handler: handler))
     guard entries.count - endedCount >= sweepThreshold else { return false }
     sweepThreshold = .max  // one sweep at a time
     return true
@@ -93,14 +183,15 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
 
   override func tombstone(_ registration: RegistrationCore, into released: inout ReleasedAfterUnlock) {
     let slot = registration.slot
-    guard slot >= 0, slot < entries.count, entries[slot].registration === registration else { return }
+    guard slot >= 0, slot < entries.count, let entry = entries[slot], entry.registration === registration else {
+      return
+    }
     guard readers == 0 else {
       needsSweep = true
       return
     }
-    guard let handler = entries[slot].handler else { return }
-    entries[slot].handler = nil  // `handler` still holds it: nothing is released in this access
-    released.keep(value: handler)
+    entries[slot] = nil  // `entry` still holds it: nothing is released in this access
+    released.keep(entry)
     registration.slot = -1
     endedCount += 1
     if endedCount * 2 >= entries.count { compact(into: &released) }
@@ -122,9 +213,9 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
   /// owner's `deinit` in the middle of this rebuild (a `deinit` that registers would then be lost
   /// when `entries` is replaced).
   private func compact(into released: inout ReleasedAfterUnlock) {
-    var kept = ContiguousArray<MainActorEntry<N>>()
+    var kept: [MainActorEntry<N>?] = []
     kept.reserveCapacity(entries.count - endedCount)
-    for entry in entries where entry.handler != nil && !entry.registration.hasEnded {
+    for case let entry? in entries where !entry.registration.hasEnded {
       entry.registration.slot = kept.count
       kept.append(entry)
     }

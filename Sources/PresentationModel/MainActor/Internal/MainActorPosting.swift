@@ -16,48 +16,66 @@ extension MainActorNotificationCenter {
     channel.readers += 1
     // A copy: observers added or swept during the delivery do not change what this post visits.
     let snapshot = channel.entries
-    // A loop, not `withUnsafeBufferPointer`: a closure formed here (main-actor code) and passed as
-    // a nonisolated function would check its isolation at run time on every post.
-    for index in snapshot.indices {
-      Self.deliver(notification, senderID: senderID, to: snapshot[index])
-    }
+    Self.deliver(notification, senderID: senderID, to: snapshot, count: snapshot.count)
     channel.readers -= 1
     if channel.readers == 0 && channel.needsSweep { channel.sweepAfterReaders() }
   }
 
+  /// Calls each of the first `count` entries at `entries` in order. Called by the main-actor
+  /// `deliver` only, so it runs on the main actor (it is nonisolated only so that the closure
+  /// below carries no isolation, see ``MainActorPlainEntry``).
+  ///
+  /// `entries` is the snapshot's storage, passed as a pointer (the implicit conversion of an array
+  /// argument, valid for the call): a loop over the array itself would copy each entry out (a
+  /// retain and a release).
   @inlinable @inline(__always)
-  static func deliver<N: MainActorNotification>(
-    _ notification: N, senderID: ObjectIdentifier?, to entry: borrowing MainActorEntry<N>
+  nonisolated static func deliver<N: MainActorNotification>(
+    _ notification: N, senderID: ObjectIdentifier?, to entries: UnsafePointer<MainActorEntry<N>?>, count: Int
   ) {
-    // unowned(unsafe): the snapshot the caller iterates keeps the registration alive.
+    for index in 0..<count {
+      // The entry is read as a raw pointer and used through an unretained, guaranteed reference:
+      // the snapshot holds a strong reference to it for the whole post, and nothing mutates the
+      // snapshot. Its handler, a `let`, is then called without retaining its context.
+      guard let raw = UnsafeRawPointer(entries + index).load(as: UnsafeRawPointer?.self) else {
+        continue  // a tombstone
+      }
+      Unmanaged<MainActorEntry<N>>.fromOpaque(raw)._withUnsafeGuaranteedRef { entry in
+        deliver(notification, senderID: senderID, to: entry)
+      }
+    }
+  }
+
+  @inlinable @inline(__always)
+  nonisolated static func deliver<N: MainActorNotification>(
+    _ notification: N, senderID: ObjectIdentifier?, to entry: MainActorEntry<N>
+  ) {
+    // unowned(unsafe): the snapshot the caller iterates keeps the entry, and it the registration.
     unowned(unsafe) let registration = entry.registration
     guard !registration.hasEnded else { return }
     let flags = registration.flags
     if flags == [.hasOwner, .mainActor] {
       // unsafeDowncast: every registration with an owner is an `OwnedRegistration`
-      // (`Registration.make`); the final class lets the owner be read without a dynamic dispatch.
+      // (`Registration.make`) and its entry a `MainActorOwnedEntry` (`MainActorEntry.make`); the
+      // final classes let both be read without a dynamic dispatch.
       guard let owner = unsafeDowncast(registration, to: OwnedRegistration<N>.self).owner else {
         registration.end()  // The owner deinitialised: this registration is over.
         return
       }
-      if case .owned(let body)? = entry.handler { body(owner, notification) }
+      unsafeDowncast(entry, to: MainActorOwnedEntry<N>.self).handler(owner, notification)
       return
     }
-    if flags == [.endsWithToken, .mainActor],
-      case .plain(let body)? = entry.handler
-    {
-      body(notification)
+    if flags == [.endsWithToken, .mainActor] {
+      // unsafeDowncast: an entry without `hasOwner` is a `MainActorPlainEntry`.
+      unsafeDowncast(entry, to: MainActorPlainEntry<N>.self).handler(notification)
       return
     }
-    if let handler = entry.handler {
-      deliverSlowPath(notification, senderID: senderID, registration: registration, handler: handler)
-    }
+    deliverSlowPath(notification, senderID: senderID, registration: registration, entry: entry)
   }
 
   /// Sender filters and one-shot observers.
   @usableFromInline
-  static func deliverSlowPath<N: MainActorNotification>(
-    _ notification: N, senderID: ObjectIdentifier?, registration: RegistrationCore, handler: MainActorHandler<N>
+  nonisolated static func deliverSlowPath<N: MainActorNotification>(
+    _ notification: N, senderID: ObjectIdentifier?, registration: RegistrationCore, entry: MainActorEntry<N>
   ) {
     guard registration.admitsDelivery() else { return }
     if registration.flags.contains(.hasSender) {
@@ -71,9 +89,10 @@ extension MainActorNotificationCenter {
     let isOneShot = registration.flags.contains(.oneShot)
     // A one-shot ends before its call, so a post from inside its handler does not call it again.
     if isOneShot { guard registration.beginEnding() else { return } }
-    switch handler {
-    case .plain(let body): body(notification)
-    case .owned(let body): body(owner.unsafelyUnwrapped, notification)
+    if let owner {
+      unsafeDowncast(entry, to: MainActorOwnedEntry<N>.self).handler(owner, notification)
+    } else {
+      unsafeDowncast(entry, to: MainActorPlainEntry<N>.self).handler(notification)
     }
     if isOneShot { registration.finishEnding() }
   }
