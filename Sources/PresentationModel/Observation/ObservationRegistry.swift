@@ -71,6 +71,7 @@ extension ObservationRegistry {
     #if DEBUG
       RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
       if registration.flags.contains(.hasOwner), let owner = registration.owner {
+        OwnerLoadProbe.loaded(owner)
         // A main-actor handler boxed to be released on the main queue is scanned as the caller's.
         let handler = handler()
         OwnerCaptureCheck.check(
@@ -80,7 +81,9 @@ extension ObservationRegistry {
       // The caller's argument still holds the sender here, so this load finds it even when it is a
       // temporary that deinitialises as the `observe` call returns.
       if registration.flags.contains(.hasSender) {
-        SenderCheck.check(registration.sender, fileID: fileID, line: line)
+        let sender = registration.sender
+        if let sender { OwnerLoadProbe.loaded(sender) }
+        SenderCheck.check(sender, fileID: fileID, line: line)
       }
     #endif
     // An owner or sender already deinitialising cannot be referenced weakly: the weak load is nil

@@ -53,9 +53,15 @@ extension RegistrationCore {
   /// registration when the sender died, since the filter can never match again.
   final func admitsDelivery() -> Bool {
     guard !hasEnded else { return false }
-    if flags.contains(.hasSender) && sender == nil {
-      end()
-      return false
+    if flags.contains(.hasSender) {
+      let loaded = sender
+      #if DEBUG
+        if let loaded { OwnerLoadProbe.loaded(loaded) }
+      #endif
+      guard loaded != nil else {
+        end()
+        return false
+      }
     }
     return true
   }

@@ -16,6 +16,25 @@ extension FoundationNotificationBridge {
     var sweepThreshold = 32
   }
 
+  /// Every access to the table: `table.withLock`, which in debug builds also marks the calling
+  /// thread as holding the lock (``isTableLockHeldOnThisThread``, a test hook: the tests check
+  /// from ``OwnerLoadProbe`` that no owner or sender is loaded under it).
+  @inline(__always)
+  func withTable<Result>(_ body: (inout Table) throws -> Result) rethrows -> Result {
+    try table.withLock { table in
+      #if DEBUG
+        try Self.$holdsTableLock.withValue(true) { try body(&table) }
+      #else
+        try body(&table)
+      #endif
+    }
+  }
+
+  #if DEBUG
+    /// Set while the current thread holds a bridge's table lock (debug builds only).
+    @TaskLocal static var holdsTableLock = false
+  #endif
+
   func observeClassic<N: FoundationNotification>(
     _ type: N.Type, object: AnyObject?, owner: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
     form: StaticString, handler: Any, deliver: @escaping @Sendable (RegistrationCore, N) -> Void
@@ -48,7 +67,7 @@ extension FoundationNotificationBridge {
     let token = ObserverToken(registration: registration)
     guard admit(registration, handler: handler, form: form, fileID: fileID, line: line) else { return token }
     let key = ObjectIdentifier(registration)
-    let sweepDue = table.withLock { table in
+    let sweepDue = withTable { table in
       table.entries[key] = BridgeEntry(
         order: table.nextOrder, registration: registration, handler: handler, observation: nil)
       table.nextOrder += 1
@@ -59,7 +78,7 @@ extension FoundationNotificationBridge {
     let observation = install(registration)
     // Installing and ending may race (an owner dying during a post on another thread): an entry
     // already detached gets no observer, so the one just installed is removed here.
-    let orphaned = table.withLock { table -> FoundationObservation? in
+    let orphaned = withTable { table -> FoundationObservation? in
       guard table.entries[key] != nil else { return observation }
       table.entries[key]?.observation = observation
       return nil
@@ -67,7 +86,7 @@ extension FoundationNotificationBridge {
     orphaned?.remove(from: notificationCenter)
     if sweepDue {
       let liveCount = endDeadRegistrations(of: nil)
-      table.withLock { table in table.sweepThreshold = Swift.max(32, liveCount * 2) }
+      withTable { table in table.sweepThreshold = Swift.max(32, liveCount * 2) }
     }
     return token
   }
@@ -79,7 +98,7 @@ extension FoundationNotificationBridge: ObservationRegistry {
   /// Drops the entry of `registration`, which has ended, and removes its Foundation observer (with
   /// it, the block and the handler), after unlocking.
   func detach(_ registration: RegistrationCore) {
-    let (released, observation) = table.withLock { table in
+    let (released, observation) = withTable { table in
       var released = ReleasedAfterUnlock()
       let removed = table.entries.removeValue(forKey: ObjectIdentifier(registration))
       if let removed { released.keep(value: removed) }
@@ -100,7 +119,7 @@ extension FoundationNotificationBridge: ObservationRegistry {
   /// The entries of `notificationType` (every type when `nil`) whose registration has not ended,
   /// copied out in registration order.
   private func unendedEntries(of notificationType: ObjectIdentifier?) -> [BridgeEntry] {
-    table.withLock { table in
+    withTable { table in
       table.entries.values.filter { entry in
         !entry.registration.hasEnded
           && (notificationType.map { ObjectIdentifier(entry.registration.notificationType) == $0 } ?? true)
@@ -111,7 +130,7 @@ extension FoundationNotificationBridge: ObservationRegistry {
   /// Removes every entry (the bridge is deinitialising) and their Foundation observers, then ends
   /// each registration (it has no registry left to detach from).
   func endAll() {
-    let (released, taken) = table.withLock { table in
+    let (released, taken) = withTable { table in
       var released = ReleasedAfterUnlock()
       let taken = Array(table.entries.values)
       released.keep(value: table.entries)
