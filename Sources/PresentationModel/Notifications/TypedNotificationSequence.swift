@@ -58,6 +58,21 @@ public struct TypedNotificationSequence<Notification: TypedNotification>: AsyncS
   /// The observation behind this sequence; cancel it to finish the sequence from outside.
   public let token: ObserverToken
 
+  /// A sequence of the notifications `registry` delivers from now on: `store` adds the new stream
+  /// registration to the registry's storage with the handler it is given (which yields into the
+  /// stream) and returns its token. The typed center's and the bridge's one path.
+  init(
+    in registry: any ObservationRegistry, sender: AnyObject?, bufferingPolicy: NotificationBufferingPolicy,
+    fileID: StaticString, line: Int,
+    store: (StreamRegistration<Notification>, _ handler: @escaping @Sendable (Notification) -> Void) -> ObserverToken
+  ) {
+    let (registration, stream) = StreamRegistration<Notification>.make(
+      in: registry, sender: sender, flags: [], bufferingPolicy: bufferingPolicy, fileID: fileID, line: line)
+    let continuation = registration.continuation
+    self.stream = stream
+    self.token = store(registration) { _ = continuation.yield($0) }
+  }
+
   /// Makes an iterator; while it lives, it keeps the observation alive.
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(base: stream.makeAsyncIterator(), token: token)
