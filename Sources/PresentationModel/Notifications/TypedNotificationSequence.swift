@@ -41,13 +41,17 @@ public struct NotificationBufferingPolicy: Sendable, Hashable {
   }
 }
 
-/// The notifications of one type, as an `AsyncSequence`; made by
-/// ``TypedNotificationCenter/notifications(of:from:bufferingPolicy:fileID:line:)``.
+/// The notifications of one type, as an `AsyncSequence` that may be iterated anywhere; made by
+/// ``TypedNotificationCenter/notifications(of:from:bufferingPolicy:fileID:line:)`` and, for
+/// Foundation notifications, ``FoundationNotificationBridge/notifications(of:from:bufferingPolicy:fileID:line:)``.
 ///
 /// The observation ends when the consuming task is cancelled, when this sequence and all its
-/// iterators are released, when ``token`` is cancelled, or when the center deinitialises; the
-/// sequence then finishes after handing out what it had buffered.
-public struct TypedNotificationSequence<Notification: TypedNotification>: AsyncSequence, Sendable {
+/// iterators are released, when ``token`` is cancelled, or when the center (or bridge)
+/// deinitialises; the sequence then finishes after handing out what it had buffered.
+///
+/// A ``MainActorNotificationCenter`` hands out a ``MainActorNotificationSequence`` instead, which is
+/// iterated on the main actor only.
+public struct TypedNotificationSequence<Notification: Sendable>: AsyncSequence, Sendable {
   /// The notification type the sequence hands out.
   public typealias Element = Notification
   /// The sequence never throws.
