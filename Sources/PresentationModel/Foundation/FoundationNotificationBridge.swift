@@ -212,6 +212,61 @@ public final class FoundationNotificationBridge: Sendable {
     }
   }
 
+  // MARK: Classic notifications, as an async sequence
+
+  /// An async sequence of the `type` notifications posted to the Foundation center from now on.
+  ///
+  /// The registration, and its Foundation observer, are made by this call, so nothing posted after
+  /// it returns is missed, even before iteration starts. It ends when the consuming task is
+  /// cancelled, when the sequence and every iterator made from it are released, when `token` of
+  /// the sequence is cancelled, or when the bridge deinitialises; its Foundation observer is then
+  /// removed, and the sequence finishes after handing out what it buffered. The notifications are
+  /// converted on the posting thread, as for ``observe(_:from:fileID:line:_:)``; one whose
+  /// `init?(_:)` returns `nil` is skipped.
+  ///
+  /// ```swift
+  /// import Foundation
+  ///
+  /// struct DownloadFinished: FoundationNotification {
+  ///   static var name: Notification.Name { Notification.Name("DownloadFinished") }
+  ///   let path: String
+  ///   init?(_ notification: Notification) {
+  ///     guard let path = notification.userInfo?["path"] as? String else { return nil }
+  ///     self.path = path
+  ///   }
+  /// }
+  ///
+  /// func firstDownload(from bridge: FoundationNotificationBridge) async -> String? {
+  ///   for await finished in bridge.notifications(of: DownloadFinished.self, bufferingPolicy: .bufferingOldest(1)) {
+  ///     return finished.path  // leaving the loop ends the observation
+  ///   }
+  ///   return nil
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The notification type; its `name` is observed and its `init?(_:)` converts.
+  ///   - sender: When given, only notifications posted with this very object (Foundation's
+  ///     `object:`) are delivered. Never retained.
+  ///   - bufferingPolicy: What happens when notifications arrive faster than the consumer takes
+  ///     them. See ``NotificationBufferingPolicy``; there is deliberately no default.
+  ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
+  ///   - line: The line of the call, recorded for ``registrations``; leave the default.
+  public func notifications<N: FoundationNotification>(
+    of type: N.Type, from sender: AnyObject? = nil, bufferingPolicy: NotificationBufferingPolicy,
+    fileID: StaticString = #fileID, line: Int = #line
+  ) -> TypedNotificationSequence<N> {
+    TypedNotificationSequence(in: self, sender: sender, bufferingPolicy: bufferingPolicy, fileID: fileID, line: line) {
+      registration, yield in
+      // Foundation filters by `object:`; the block converts on the posting thread, then yields.
+      observeClassic(
+        registration, object: sender, fileID: fileID, line: line, form: "notifications(of:)", handler: yield
+      ) {
+        yield($1)
+      }
+    }
+  }
+
   // MARK: Foundation's typed messages
 
   /// Calls `handler` with `owner` and each `type` message posted to the Foundation center (on the

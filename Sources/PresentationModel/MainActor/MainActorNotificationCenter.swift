@@ -154,6 +154,65 @@ public final class MainActorNotificationCenter {
       userHandler: handler, handler: .owned(by: Owner.self, handler))
   }
 
+  // MARK: Async sequence
+
+  /// An async sequence of the notifications of type `type` posted from now on, to iterate on the
+  /// main actor.
+  ///
+  /// The registration is made by this call, so nothing posted after it returns is missed, even
+  /// before iteration starts. It ends when the consuming task is cancelled, when the sequence and
+  /// every iterator made from it are released, when `token` of the sequence is cancelled, or when
+  /// the center deinitialises; the sequence then finishes after handing out what it buffered.
+  ///
+  /// The notifications need not be `Sendable`: they never leave the main actor. The sequence's
+  /// conformance to `AsyncSequence` is isolated to the main actor, so the compiler rejects a loop
+  /// over it anywhere else (in a `Task.detached`, in a `nonisolated` async function); see
+  /// ``MainActorNotificationSequence``.
+  ///
+  /// ```swift
+  /// final class Document {  // not Sendable
+  ///   var title = "Notes"
+  /// }
+  /// struct DocumentSaved: MainActorNotification {
+  ///   let document: Document
+  /// }
+  ///
+  /// @MainActor func showSaves(from center: MainActorNotificationCenter) async {
+  ///   for await saved in center.notifications(of: DocumentSaved.self, bufferingPolicy: .bufferingNewest(1)) {
+  ///     print("saved \(saved.document.title)")
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The notification type to observe.
+  ///   - sender: When given, only notifications posted `from:` this very object are delivered.
+  ///     Never retained.
+  ///   - bufferingPolicy: What happens when notifications arrive faster than the consumer takes
+  ///     them. See ``NotificationBufferingPolicy``; there is deliberately no default.
+  ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
+  ///   - line: The line of the call, recorded for ``registrations``; leave the default.
+  public func notifications<N: MainActorNotification>(
+    of type: N.Type, from sender: AnyObject? = nil, bufferingPolicy: NotificationBufferingPolicy,
+    fileID: StaticString = #fileID, line: Int = #line
+  ) -> MainActorNotificationSequence<N> {
+    let (registration, stream) = StreamRegistration<N>.make(
+      in: self, sender: sender, flags: .mainActor, bufferingPolicy: bufferingPolicy, fileID: fileID, line: line)
+    let continuation = registration.continuation
+    let handler: @MainActor (N) -> Void = { notification in
+      // nonisolated(unsafe): `yield` takes its value as `sending`, as if it might be consumed in
+      // another isolation domain. This stream is consumed only through the sequence's iterator,
+      // whose conformance is isolated to the main actor and whose `next()` resumes on it; so the
+      // notification stays on the main actor, as it does when a handler receives it.
+      nonisolated(unsafe) let onMainActor = notification
+      _ = continuation.yield(onMainActor)
+    }
+    let token = register(
+      registration, form: "notifications(of:)", fileID: fileID, line: line, userHandler: handler,
+      handler: .plain(handler))
+    return MainActorNotificationSequence(stream: stream, token: token)
+  }
+
   // MARK: Introspection
 
   /// The number of live registrations for `type`: not cancelled, and whose owner (and sender

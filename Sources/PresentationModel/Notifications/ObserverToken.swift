@@ -7,7 +7,8 @@
 /// - with an owner (`owner:`), the owner bounds the observation and releasing the token does
 ///   nothing. Keep it only to end the observation before the owner goes;
 /// - for an async sequence, the sequence and its iterators keep the observation alive; its
-///   ``TypedNotificationSequence/token`` only lets you end it from outside.
+///   ``TypedNotificationSequence/token`` (or ``MainActorNotificationSequence/token``) only lets
+///   you end it from outside.
 ///
 /// ```swift
 /// struct Ping: TypedNotification {}

@@ -231,13 +231,10 @@ public final class TypedNotificationCenter: Sendable {
     of type: N.Type, from sender: AnyObject? = nil, bufferingPolicy: NotificationBufferingPolicy,
     fileID: StaticString = #fileID, line: Int = #line
   ) -> TypedNotificationSequence<N> {
-    let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
-    let registration = StreamRegistration(
-      registry: self, sender: sender, fileID: fileID, line: line, continuation: continuation)
-    let entry = PlainEntry(registration: registration) { _ = continuation.yield($0) }
-    let token = register(entry, for: N.self, form: "notifications(of:)", fileID: fileID, line: line)
-    continuation.onTermination = { [weak registration = token.registration] _ in registration?.end() }
-    return TypedNotificationSequence(stream: stream, token: token)
+    TypedNotificationSequence(in: self, sender: sender, bufferingPolicy: bufferingPolicy, fileID: fileID, line: line) {
+      register(
+        PlainEntry(registration: $0, handler: $1), for: N.self, form: "notifications(of:)", fileID: fileID, line: line)
+    }
   }
 
   // MARK: Introspection

@@ -41,13 +41,17 @@ public struct NotificationBufferingPolicy: Sendable, Hashable {
   }
 }
 
-/// The notifications of one type, as an `AsyncSequence`; made by
-/// ``TypedNotificationCenter/notifications(of:from:bufferingPolicy:fileID:line:)``.
+/// The notifications of one type, as an `AsyncSequence` that may be iterated anywhere; made by
+/// ``TypedNotificationCenter/notifications(of:from:bufferingPolicy:fileID:line:)`` and, for
+/// Foundation notifications, ``FoundationNotificationBridge/notifications(of:from:bufferingPolicy:fileID:line:)``.
 ///
 /// The observation ends when the consuming task is cancelled, when this sequence and all its
-/// iterators are released, when ``token`` is cancelled, or when the center deinitialises; the
-/// sequence then finishes after handing out what it had buffered.
-public struct TypedNotificationSequence<Notification: TypedNotification>: AsyncSequence, Sendable {
+/// iterators are released, when ``token`` is cancelled, or when the center (or bridge)
+/// deinitialises; the sequence then finishes after handing out what it had buffered.
+///
+/// A ``MainActorNotificationCenter`` hands out a ``MainActorNotificationSequence`` instead, which is
+/// iterated on the main actor only.
+public struct TypedNotificationSequence<Notification: Sendable>: AsyncSequence, Sendable {
   /// The notification type the sequence hands out.
   public typealias Element = Notification
   /// The sequence never throws.
@@ -57,6 +61,21 @@ public struct TypedNotificationSequence<Notification: TypedNotification>: AsyncS
 
   /// The observation behind this sequence; cancel it to finish the sequence from outside.
   public let token: ObserverToken
+
+  /// A sequence of the notifications `registry` delivers from now on: `store` adds the new stream
+  /// registration to the registry's storage with the handler it is given (which yields into the
+  /// stream) and returns its token. The typed center's and the bridge's one path.
+  init(
+    in registry: any ObservationRegistry, sender: AnyObject?, bufferingPolicy: NotificationBufferingPolicy,
+    fileID: StaticString, line: Int,
+    store: (StreamRegistration<Notification>, _ handler: @escaping @Sendable (Notification) -> Void) -> ObserverToken
+  ) {
+    let (registration, stream) = StreamRegistration<Notification>.make(
+      in: registry, sender: sender, flags: [], bufferingPolicy: bufferingPolicy, fileID: fileID, line: line)
+    let continuation = registration.continuation
+    self.stream = stream
+    self.token = store(registration) { _ = continuation.yield($0) }
+  }
 
   /// Makes an iterator; while it lives, it keeps the observation alive.
   public func makeAsyncIterator() -> AsyncIterator {

@@ -61,6 +61,16 @@ extension ReleasedAfterUnlock {
     let released = self
     DispatchQueue.main.async { _ = released }
   }
+
+  /// Makes the last release of `value` happen on the main queue, for the `deinit` of an object
+  /// that holds what may hold main-actor state: the block enqueued here retains `value` before the
+  /// `deinit` releases its own reference. Nothing to do when already there.
+  static func releaseOnMainQueue(_ value: Any) {
+    guard !MainQueue.isCurrent else { return }
+    var released = ReleasedAfterUnlock()
+    released.keep(value: value)
+    released.dropOnMainQueue()
+  }
 }
 
 /// A value that may hold main-actor state (a main-actor handler), that other threads may hold and
@@ -81,12 +91,7 @@ final class MainActorReleased<Value>: MainActorReleasedValue, @unchecked Sendabl
   var anyValue: Any { value }
 
   deinit {
-    guard !MainQueue.isCurrent else { return }
-    // The block retains the value before this deinit releases its own reference, so the last
-    // release happens on the main queue.
-    var released = ReleasedAfterUnlock()
-    released.keep(value: value)
-    released.dropOnMainQueue()
+    ReleasedAfterUnlock.releaseOnMainQueue(value)
   }
 }
 

@@ -39,9 +39,19 @@ extension FoundationNotificationBridge {
     _ type: N.Type, object: AnyObject?, owner: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int,
     form: StaticString, handler: Any, deliver: @escaping @Sendable (RegistrationCore, N) -> Void
   ) -> ObserverToken {
-    register(
-      N.self, owner: owner, sender: object, flags: flags, fileID: fileID, line: line, form: form, handler: handler
-    ) { registration in
+    let registration = Registration<N>.make(
+      in: self, owner: owner, sender: object, flags: flags, fileID: fileID, line: line)
+    return observeClassic(
+      registration, object: object, fileID: fileID, line: line, form: form, handler: handler, deliver: deliver)
+  }
+
+  /// Lists `registration`, made for this bridge, and installs a Foundation observer of `N.name`
+  /// whose block checks it, converts the notification and hands it to `deliver`.
+  func observeClassic<N: FoundationNotification>(
+    _ registration: Registration<N>, object: AnyObject?, fileID: StaticString, line: Int, form: StaticString,
+    handler: Any, deliver: @escaping @Sendable (RegistrationCore, N) -> Void
+  ) -> ObserverToken {
+    register(registration, fileID: fileID, line: line, form: form, handler: handler) { registration in
       let observer = notificationCenter.addObserver(forName: N.name, object: object, queue: nil) { notification in
         guard registration.admitsDelivery() else { return }
         guard let value = N(notification) else {
@@ -64,6 +74,15 @@ extension FoundationNotificationBridge {
   ) -> ObserverToken {
     let registration = Registration<N>.make(
       in: self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
+    return register(registration, fileID: fileID, line: line, form: form, handler: handler, install: install)
+  }
+
+  /// Lists `registration`, made for this bridge, then lets `install` add its Foundation observer
+  /// (unless its owner or sender was already deinitialising: the token is then ended at once).
+  func register(
+    _ registration: RegistrationCore, fileID: StaticString, line: Int, form: StaticString, handler: Any,
+    install: (RegistrationCore) -> FoundationObservation
+  ) -> ObserverToken {
     let token = ObserverToken(registration: registration)
     guard admit(registration, handler: handler, form: form, fileID: fileID, line: line) else { return token }
     let key = ObjectIdentifier(registration)

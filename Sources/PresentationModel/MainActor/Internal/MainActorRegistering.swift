@@ -8,6 +8,16 @@ extension MainActorNotificationCenter {
   ) -> ObserverToken {
     let registration = Registration<N>.make(
       in: self, owner: owner, sender: sender, flags: flags.union(.mainActor), fileID: fileID, line: line)
+    return register(
+      registration, form: form, fileID: fileID, line: line, userHandler: userHandler(), handler: handler)
+  }
+
+  /// Adds `registration`, made for this center (its flags contain `mainActor`), with `handler` to
+  /// the channel of `N` and returns its token.
+  func register<N: MainActorNotification>(
+    _ registration: Registration<N>, form: StaticString, fileID: StaticString, line: Int,
+    userHandler: @autoclosure () -> Any, handler: MainActorHandler<N>
+  ) -> ObserverToken {
     let token = ObserverToken(registration: registration)
     guard admit(registration, handler: userHandler(), form: form, fileID: fileID, line: line) else { return token }
     let key = ObjectIdentifier(N.self)
@@ -67,11 +77,12 @@ extension MainActorNotificationCenter: ObservationRegistry {
   }
 
   /// The end of a center: its registrations end at once (on the deinitialising thread: the ended
-  /// state is atomic), and its channels, taken by `deinit` (which holds the only reference to them),
-  /// are released on the main queue, since their handlers may capture non-Sendable state.
+  /// state is atomic; there is no registry left to detach from, and an async sequence finishes),
+  /// and its channels, taken by `deinit` (which holds the only reference to them), are released on
+  /// the main queue, since their handlers may capture non-Sendable state.
   nonisolated static func releaseOnMainQueue(_ channels: [ObjectIdentifier: AnyMainActorChannel]) {
     for channel in channels.values {
-      for registration in channel.registrations { _ = registration.beginEnding() }
+      for registration in channel.registrations { registration.end() }
     }
     var released = ReleasedAfterUnlock()
     released.keep(value: channels)
