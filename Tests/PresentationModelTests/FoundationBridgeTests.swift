@@ -41,7 +41,8 @@ func postTrimmed(_ freedBytes: Int, to center: NotificationCenter, object: AnyOb
 }
 
 /// A main-actor owner, `Sendable` as every `@MainActor` class is: what the bridge's
-/// `observeOnMainActor` takes, as `TypedNotificationCenter`'s does.
+/// `observeOnMainActor` and its `MainActorMessage` form take, as `TypedNotificationCenter`'s
+/// `observeOnMainActor` does.
 @MainActor
 final class MainActorTitles {
   var titles: [String] = []
@@ -259,7 +260,7 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
     let handler = LeakTracker()
-    var recents: RecentPages? = RecentPages()
+    var recents: MainActorTitles? = MainActorTitles()
     let probe = HandlerCapture(trackedBy: handler)
     bridge.observe(DocumentSaved.self, owner: try #require(recents)) { recents, saved in
       withExtendedLifetime(probe) { recents.titles.append(saved.title) }
@@ -276,7 +277,7 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
   @Test func mainActorMessageWithASubjectFilter() {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let recents = RecentPages()
+    let recents = MainActorTitles()
     let mine = FoundationSubject()
     let other = FoundationSubject()
     bridge.observe(DocumentSaved.self, owner: recents, from: mine) { recents, saved in

@@ -24,7 +24,7 @@ import Testing
   func bridgeMainActorHandlerCancelledOnAnotherThreadIsReleasedOnTheMainQueue(form: BridgeMainActorForm) async throws {
     let foundation = NotificationCenter()
     let bridge = FoundationNotificationBridge(foundation)
-    let owner = RecentPages()
+    let owner = MainActorTitles()
     let sendableOwner = SendableOwner()
     let released = LockedBox<Bool?>(nil)
     var calls = 0

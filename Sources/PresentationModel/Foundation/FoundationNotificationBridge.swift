@@ -271,7 +271,12 @@ public final class FoundationNotificationBridge: Sendable {
 
   /// Calls `handler` with `owner` and each `type` message posted to the Foundation center (on the
   /// main actor, before `post` returns, as Foundation delivers them), for as long as `owner` lives.
-  /// There is no token to keep; the owner need not be `Sendable`.
+  /// There is no token to keep.
+  ///
+  /// Callable from any thread, with a `Sendable` owner and a `@MainActor @Sendable` handler: the
+  /// rule of ``observeOnMainActor(_:owner:from:fileID:line:_:)``, for the same reason (the
+  /// registration is read from any thread: by `registrations`, the leak harness, and a cancel or
+  /// the owner's death, which may release it anywhere). A `@MainActor` class is `Sendable`.
   ///
   /// - Parameters:
   ///   - type: A `NotificationCenter.MainActorMessage` type.
@@ -282,12 +287,11 @@ public final class FoundationNotificationBridge: Sendable {
   ///   - line: The line of the call, recorded for ``registrations``; leave the default.
   ///   - handler: Runs on the main actor.
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
-  @MainActor
   @discardableResult
-  public func observe<Owner: AnyObject, M: NotificationCenter.MainActorMessage>(
+  public func observe<Owner: AnyObject & Sendable, M: NotificationCenter.MainActorMessage>(
     _ type: M.Type, owner: Owner, from subject: M.Subject? = nil,
     fileID: StaticString = #fileID, line: Int = #line,
-    _ handler: @escaping @MainActor (Owner, M) -> Void
+    _ handler: @escaping @MainActor @Sendable (Owner, M) -> Void
   ) -> ObserverToken where M.Subject: AnyObject {
     // Boxed, as in `observeOnMainActor`.
     let call = MainActorReleased(handler)
