@@ -89,3 +89,63 @@ import Testing
     withExtendedLifetime(bookkeeping) {}
   }
 }
+
+/// Words arranged to look like an object are not an object: the scan hands the runtime no metadata
+/// it has not proved to be a class's (a forged metadata handed to the runtime could make it read
+/// anywhere, or name a holder that does not exist).
+@Suite(.serialized) struct HeapScanForgedObjectTests {
+  final class Survivor: Sendable {}
+
+  final class Cache: @unchecked Sendable {
+    // @unchecked Sendable: test objects, mutated on one thread only.
+    var entry: Survivor?
+  }
+
+  final class Box<Value>: @unchecked Sendable {
+    // @unchecked Sendable: test objects, mutated on one thread only.
+    var value: Value
+    init(_ value: Value) { self.value = value }
+  }
+
+  /// A `malloc`'d block laid out as a `Cache` instance (metadata word, live reference counts, the
+  /// survivor's address at `entry`'s offset) whose metadata word points at a `malloc`'d copy of
+  /// `Cache`'s metadata: every word of the copy is right, its descriptor included, but it is not the
+  /// metadata the binary holds. On the scan's first rules (a zero kind word and a class descriptor
+  /// at byte 40) it was believed and named `Cache.entry`.
+  @Test func namesNoObjectWhoseMetadataIsACopy() throws {
+    let survivor = Survivor()
+    let real = Cache()
+    real.entry = survivor
+    let word = MemoryLayout<UInt>.size
+    let realObject = UnsafeRawPointer(Unmanaged.passUnretained(real).toOpaque())
+    let realMetadata = realObject.load(as: UnsafeRawPointer.self)
+    let metadataSize = 128
+    let forgedMetadata = UnsafeMutableRawPointer.allocate(byteCount: metadataSize, alignment: 16)
+    forgedMetadata.copyMemory(from: realMetadata, byteCount: metadataSize)
+    let forgedObject = UnsafeMutableRawPointer.allocate(byteCount: 4 * word, alignment: 16)
+    forgedObject.copyMemory(from: realObject, byteCount: 3 * word)  // metadata, counts, `entry`
+    forgedObject.storeBytes(of: UInt(bitPattern: forgedMetadata), as: UInt.self)
+    defer {
+      forgedObject.deallocate()
+      forgedMetadata.deallocate()
+    }
+    real.entry = nil  // only the forged object's word holds the address now
+    guard CaptureScanner.heapScanIsAvailable else { return }
+    let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
+    #expect(report.holders.isEmpty, "\(report)")
+    #expect(report.hits >= 1, "the forged word is there and was rejected")
+    withExtendedLifetime(real) {}
+  }
+
+  /// An instance of a generic class is not named: its metadata is made at run time, in memory that
+  /// nothing proves to be metadata (the limit of the rule above, in LeakTesting.md).
+  @Test func namesNoInstanceOfAGenericClass() throws {
+    let survivor = Survivor()
+    let box = Box<Survivor?>(survivor)
+    guard CaptureScanner.heapScanIsAvailable else { return }
+    let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
+    #expect(report.holders.isEmpty, "\(report)")
+    #expect(report.rejectedHits >= 1)
+    withExtendedLifetime(box) {}
+  }
+}

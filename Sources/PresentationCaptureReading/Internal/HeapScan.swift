@@ -9,8 +9,15 @@
   /// region was unmapped meanwhile, so the scan never dereferences a word it has not proved
   /// readable. A hit at address `A` is believed only when, for an object
   /// start `S` at most 4 KiB before it (16-byte aligned, as `malloc` returns):
-  /// - the word at `S` is class metadata: a zero kind word, and at byte 40 a descriptor that lies in
-  ///   a file-backed (binary image) mapping and says "class";
+  /// - the word at `S` is class metadata: a zero kind word, a superclass word that is zero or
+  ///   points at another zero kind word, and at byte 40 a descriptor that lies in a file-backed
+  ///   (binary image) mapping, says "class", names the class with a readable identifier in a
+  ///   file-backed mapping, and has a metadata access function in an executable file-backed
+  ///   mapping; and the metadata itself lies in a file-backed mapping (where a binary keeps the
+  ///   metadata of a class that is not generic). The metadata of a generic class is made at run
+  ///   time, in memory nothing proves to be metadata: such a holder is not named, except an
+  ///   array's storage, recognised by its descriptor alone (the one every array's storage has);
+  /// - no runtime function is handed a metadata pointer before all of the above held;
   /// - the `malloc` chunk header before `S` gives a chunk that covers the instance (glibc's size
   ///   word at `S - 8`, a multiple of 16);
   /// - `A - S` is the offset of one of the class's strong stored properties (its field records).
@@ -35,7 +42,29 @@
       let end: UInt
       let isWritableAnonymous: Bool
       let isFileBacked: Bool
+      let isExecutable: Bool
     }
+
+    /// What a validated candidate's metadata is.
+    private enum ValidatedClass {
+      /// A class that is not generic, whose metadata the binary holds: its field records may be read.
+      case plain
+      /// An array's storage (`_ContiguousArrayStorage<Element>`): its elements follow its header.
+      case arrayStorage
+    }
+
+    /// The context descriptor every array's storage class has, whatever its element type: read once
+    /// from an array this process made.
+    private static let arrayStorageDescriptor: UInt = {
+      final class Probe {}
+      let array: [AnyObject] = [Probe()]  // not empty: an empty array shares a static storage
+      return withExtendedLifetime(array) {
+        // An array is one reference to its storage object, whose first word is its metadata.
+        let storage = unsafeBitCast(array, to: UnsafeRawPointer.self)
+        let metadata = storage.load(as: UnsafeRawPointer.self)
+        return metadata.load(fromByteOffset: 40, as: UInt.self)
+      }
+    }()
 
     /// Whether objects come from glibc's `malloc`, whose chunk headers the validation reads: not
     /// under AddressSanitizer or ThreadSanitizer, whose allocators replace it.
@@ -54,8 +83,7 @@
           result.rejectedHits += 1
           continue
         }
-        let typeName = String(describing: unsafeBitCast(metadata, to: Any.Type.self))
-        if typeName.hasPrefix("_ContiguousArrayStorage<") {
+        if field.isEmpty {  // an array's storage (`validatedHolder` names no field for it)
           // One step up: who holds this array's storage in a stored `Array` property.
           let index = (Int(hit) - Int(object) - 32) / MemoryLayout<UInt>.size
           for outer in hits(of: object, in: regions, result: &result) {
@@ -68,6 +96,7 @@
           }
           continue
         }
+        let typeName = String(describing: unsafeBitCast(metadata, to: Any.Type.self))
         result.holders.append(Holder(path: "\(typeName).\(field)"))
       }
       return result
@@ -116,9 +145,7 @@
         defer { start -= 16 }
         guard
           let metadataWord = safeWord(at: start), metadataWord != 0,
-          let kind = safeWord(at: metadataWord), kind == 0,
-          let descriptor = safeWord(at: metadataWord + 40), isIn(descriptor, regions, fileBacked: true),
-          let flags = safeWord(at: descriptor), flags & 0x1F == 16,
+          let validated = validatedClass(metadata: metadataWord, regions: regions),
           let sizeWord = safeWord(at: start - word), let instanceWord = safeWord(at: metadataWord + 24)
         else { continue }
         let chunkSize = sizeWord & ~7
@@ -129,7 +156,7 @@
         guard let metadata = UnsafeRawPointer(bitPattern: metadataWord), isAlive(objectAt: start) else { continue }
         let offset = Int(hit - start)
         // An array's elements follow its storage object's 32-byte header, past its instance size.
-        if String(describing: unsafeBitCast(metadata, to: Any.Type.self)).hasPrefix("_ContiguousArrayStorage<") {
+        if case .arrayStorage = validated {
           return offset >= 32 && !holdsArrayStorage ? (start, metadata, "") : nil
         }
         guard offset < instanceSize else { return nil }
@@ -141,6 +168,41 @@
         return (start, metadata, field.name)
       }
       return nil
+    }
+
+    /// What the class metadata at `metadata` is, if every test of the scan's rules holds (see the
+    /// type's comment), each word read through `/proc/self/mem`; `nil` otherwise.
+    private static func validatedClass(metadata: UInt, regions: [Region]) -> ValidatedClass? {
+      guard
+        let kind = safeWord(at: metadata), kind == 0,
+        let superclass = safeWord(at: metadata + 8), superclass == 0 || safeWord(at: superclass) == 0,
+        let descriptor = safeWord(at: metadata + 40), isIn(descriptor, regions, fileBacked: true),
+        let flags = safeInt32(at: descriptor), flags & 0x1F == 16
+      else { return nil }
+      if descriptor == arrayStorageDescriptor { return .arrayStorage }
+      // TypeContextDescriptor: Flags, Parent, Name, AccessFunction (32-bit relative pointers).
+      guard
+        flags & 0x80 == 0,  // not generic
+        isIn(metadata, regions, fileBacked: true),
+        let nameOffset = safeInt32(at: descriptor + 8), nameOffset != 0,
+        hasIdentifier(at: UInt(bitPattern: Int(bitPattern: descriptor + 8) + Int(nameOffset)), regions: regions),
+        let accessorOffset = safeInt32(at: descriptor + 12), accessorOffset != 0,
+        isIn(UInt(bitPattern: Int(bitPattern: descriptor + 12) + Int(accessorOffset)), regions, executable: true)
+      else { return nil }
+      return .plain
+    }
+
+    /// Whether a type's name lies at `address` in a binary image: 1 to 255 bytes of an identifier
+    /// (letters, digits, `_`, `$`, or bytes of a UTF-8 sequence), then a zero byte.
+    private static func hasIdentifier(at address: UInt, regions: [Region]) -> Bool {
+      guard isIn(address, regions, fileBacked: true) else { return false }
+      var bytes = [UInt8](repeating: 0, count: 256)
+      let read = bytes.withUnsafeMutableBytes { safeRead(from: address, into: $0.baseAddress!, count: $0.count) }
+      guard read > 0, let end = bytes[..<read].firstIndex(of: 0), end > 0 else { return false }
+      return bytes[..<end].allSatisfy { byte in
+        byte >= 0x80 || byte == 0x5F || byte == 0x24 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+          || (0x61...0x7A).contains(byte)
+      }
     }
 
     /// Whether the object at `start` has not begun to deinitialise. An object that has (its
@@ -187,6 +249,18 @@
       regions.contains { $0.start <= address && address < $0.end && (!fileBacked || $0.isFileBacked) }
     }
 
+    private static func isIn(_ address: UInt, _ regions: [Region], executable: Bool) -> Bool {
+      regions.contains { $0.start <= address && address < $0.end && $0.isFileBacked && $0.isExecutable == executable }
+    }
+
+    private static func safeInt32(at address: UInt) -> Int32? {
+      var value: Int32 = 0
+      let read = withUnsafeMutableBytes(of: &value) { bytes in
+        safeRead(from: address, into: bytes.baseAddress!, count: MemoryLayout<Int32>.size)
+      }
+      return read == MemoryLayout<Int32>.size ? value : nil
+    }
+
     private static func safeWord(at address: UInt) -> UInt? {
       var value: UInt = 0
       let read = withUnsafeMutableBytes(of: &value) { bytes in
@@ -230,7 +304,7 @@
         return Region(
           start: start, end: end,
           isWritableAnonymous: permissions.hasPrefix("rw") && (path.isEmpty || path == "[heap]"),
-          isFileBacked: path.hasPrefix("/"))
+          isFileBacked: path.hasPrefix("/"), isExecutable: permissions.dropFirst(2).first == "x")
       }
     }
   }
