@@ -145,12 +145,25 @@ import Testing
     #expect(await !tracker.checkForLeaks(timeout: .milliseconds(50)).hasLeaks)
   }
 
+  /// A zero deadline does not wait, unless another test's report holds copies of the handlers
+  /// meanwhile (see the next test): an attempt during which one did is made again, up to 10 times.
   @Test func aZeroDeadlineChecksOnceAndDoesNotWait() async {
     let (tracker, holder) = trackLateWidget()
-    let report = await tracker.checkForLeaks(timeout: .zero)
-    #expect(report.survivors.count == 1)
-    #expect(report.waited < .milliseconds(50))
-    holder.completeAll()
+    defer { holder.completeAll() }
+    var last: LeakReport?
+    for _ in 0..<10 {
+      let copiesBefore = LiveRegistries.copiesOfEveryHandler
+      let heldBefore = LiveRegistries.handlerCopiesAreHeld
+      let report = await tracker.checkForLeaks(timeout: .zero)
+      // This check's own report copies the handlers once (two counts).
+      guard heldBefore || LiveRegistries.copiesOfEveryHandler - copiesBefore > 2 else {
+        #expect(report.survivors.count == 1)
+        #expect(report.waited < .milliseconds(50))
+        return
+      }
+      last = report
+    }
+    Issue.record("in 10 attempts, each while another test's report held the handlers: \(last.map { "\($0)" } ?? "")")
   }
 
   /// Another test's leak report holds copies of every live center's handlers while it reads them,
