@@ -113,13 +113,18 @@ import Testing
   /// metadata the binary holds. On the scan's first rules (a zero kind word and a class descriptor
   /// at byte 40) it was believed and named `Cache.entry`.
   @Test func namesNoObjectWhoseMetadataIsACopy() throws {
+    guard CaptureScanner.heapScanIsAvailable else { return }
     let survivor = Survivor()
     let real = Cache()
     real.entry = survivor
     let word = MemoryLayout<UInt>.size
     let realObject = UnsafeRawPointer(Unmanaged.passUnretained(real).toOpaque())
     let realMetadata = realObject.load(as: UnsafeRawPointer.self)
-    let metadataSize = 128
+    // Class metadata: its size at byte 32 and its address point at byte 36; what follows the
+    // address point (the field offsets included) is copied, and no more.
+    let classSize = Int(realMetadata.load(fromByteOffset: 32, as: UInt32.self))
+    let addressPoint = Int(realMetadata.load(fromByteOffset: 36, as: UInt32.self))
+    let metadataSize = classSize - addressPoint
     let forgedMetadata = UnsafeMutableRawPointer.allocate(byteCount: metadataSize, alignment: 16)
     forgedMetadata.copyMemory(from: realMetadata, byteCount: metadataSize)
     let forgedObject = UnsafeMutableRawPointer.allocate(byteCount: 4 * word, alignment: 16)
@@ -130,7 +135,6 @@ import Testing
       forgedMetadata.deallocate()
     }
     real.entry = nil  // only the forged object's word holds the address now
-    guard CaptureScanner.heapScanIsAvailable else { return }
     let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
     #expect(report.holders.isEmpty, "\(report)")
     #expect(report.hits >= 1, "the forged word is there and was rejected")
