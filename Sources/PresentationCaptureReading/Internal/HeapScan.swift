@@ -83,14 +83,15 @@
           result.rejectedHits += 1
           continue
         }
-        if field.isEmpty {  // an array's storage (`validatedHolder` names no field for it)
+        guard let field else {  // an array's storage
           // One step up: who holds this array's storage in a stored `Array` property.
           let index = (Int(hit) - Int(object) - 32) / MemoryLayout<UInt>.size
           for outer in hits(of: object, in: regions, result: &result) {
             guard
-              let (_, outerMetadata, outerField) = validatedHolder(at: outer, regions: regions, holdsArrayStorage: true)
+              let outerHolder = validatedHolder(at: outer, regions: regions, holdsArrayStorage: true),
+              let outerField = outerHolder.field
             else { continue }
-            let outerName = String(describing: unsafeBitCast(outerMetadata, to: Any.Type.self))
+            let outerName = String(describing: unsafeBitCast(outerHolder.metadata, to: Any.Type.self))
             result.holders.append(Holder(path: "\(outerName).\(outerField)[\(index)]"))
             break
           }
@@ -134,11 +135,11 @@
       return found
     }
 
-    /// The object, its metadata and the name of the strong stored property at `hit`, if the hit
-    /// passes every test above.
+    /// The object, its metadata and the name of the strong stored property at `hit` (`nil` for an
+    /// array's storage, whose elements have no name), if the hit passes every test above.
     private static func validatedHolder(
       at hit: UInt, regions: [Region], holdsArrayStorage: Bool = false
-    ) -> (UInt, UnsafeRawPointer, String)? {
+    ) -> (object: UInt, metadata: UnsafeRawPointer, field: String?)? {
       let word = UInt(MemoryLayout<UInt>.size)
       var start = hit & ~15
       while hit - start <= 4096 {
@@ -157,7 +158,7 @@
         let offset = Int(hit - start)
         // An array's elements follow its storage object's 32-byte header, past its instance size.
         if case .arrayStorage = validated {
-          return offset >= 32 && !holdsArrayStorage ? (start, metadata, "") : nil
+          return offset >= 32 && !holdsArrayStorage ? (start, metadata, nil) : nil
         }
         guard offset < instanceSize else { return nil }
         guard case .fields(let fields) = StoredFields.ofClass(metadata) else { return nil }
