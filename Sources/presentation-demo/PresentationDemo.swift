@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run presentation-demo`: the three example scenarios in a terminal, with a lifecycle report.
+/// `swift run presentation-demo`: the four example scenarios in a terminal, with a lifecycle report.
 @main
 struct PresentationDemo {
   /// On the main actor, pumping the main run loop (and so the main queue) while the scenarios

@@ -60,6 +60,14 @@ final class XCTestLeakTrackingTests: XCTestCase {
       defer { failures.removeAll() }
       return failures
     }
+    // The naming rule README states: a test that expects a failure is named testFailsOnPurpose…,
+    // and only such a test, so a reader of the log can tell a deliberate failure by its name.
+    let failsOnPurpose = name.contains("testFailsOnPurpose")
+    XCTAssertEqual(
+      !expected.isEmpty, failsOnPurpose,
+      failsOnPurpose
+        ? "\(name) is named testFailsOnPurpose… but expects no failure"
+        : "\(name) expects a failure but is not named testFailsOnPurpose…")
     XCTAssertEqual(
       failures.count, expected.count, "expected \(expected.count) leak failures, got \(failures.map(\.message))")
     for expectation in expected {
@@ -105,7 +113,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
       "Still held by DelegatingParent.child")
   }
 
-  func testLeaksOnPurposeOwnerCapturedByItsOwnHandlerFailsAtTheObserveLine() {
+  func testFailsOnPurposeOwnerCapturedByItsOwnHandlerIsReportedAtTheObserveLine() {
     struct Ping: TypedNotification {}
     let center = TypedNotificationCenter()  // dies with the test, and frees the listener
     let listener = Listener()
@@ -118,7 +126,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
         + "PresentationModelTestingTests/XCTestLeakTrackingTests.swift:\(observeLine) captures its owner, a Listener")
   }
 
-  func testTheBlockingExpectNoObserversFailsAtItsLineListingTheLeftover() {
+  func testFailsOnPurposeBlockingExpectNoObserversIsReportedAtItsLineListingTheLeftover() {
     struct Ping: TypedNotification {}
     let center = TypedNotificationCenter()
     let observeLine = #line + 1

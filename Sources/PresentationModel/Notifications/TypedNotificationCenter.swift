@@ -103,7 +103,9 @@ public final class TypedNotificationCenter: Sendable {
   /// - Parameters:
   ///   - type: The notification type to observe.
   ///   - owner: The object whose lifetime bounds the observation. Never retained by the center. An
-  ///     owner that is already deinitialising yields an ended token and registers nothing.
+  ///     owner that is already deinitialising yields an ended token and registers nothing. It must
+  ///     be `Sendable`, since posts come from any thread; for a main-actor class that is not, use
+  ///     ``MainActorNotificationCenter`` (<doc:Notifications#Which-center>).
   ///   - sender: When given, only notifications posted `from:` this very object are delivered; the
   ///     observation ends when the sender deinitialises.
   ///   - fileID: The file of the call, recorded for ``registrations``; leave the default.
