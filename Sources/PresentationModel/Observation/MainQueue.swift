@@ -6,6 +6,7 @@ internal import Foundation
 /// `Thread.isMainThread` alone is not enough: on Linux the main queue (and with it the main actor)
 /// may be drained by a thread other than the process's first one, as under `swift test`. The main
 /// queue is therefore tagged with a queue-specific value the first time this is asked.
+@usableFromInline
 enum MainQueue {
   private static let key = DispatchSpecificKey<UInt8>()
 
@@ -18,6 +19,10 @@ enum MainQueue {
     guard tagged else { return false }
     return DispatchQueue.getSpecific(key: key) != nil || Thread.isMainThread
   }
+
+  /// `isCurrent`, for the typed center's inlined post path (`MainQueueCheck`), which asks it at
+  /// most once per post.
+  @usableFromInline static func isCurrentForPost() -> Bool { isCurrent }
 }
 
 extension MainQueue {

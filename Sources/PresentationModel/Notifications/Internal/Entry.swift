@@ -81,22 +81,41 @@ extension EntryHandler {
   /// `handler` without its main-actor isolation in its type: for registrations flagged
   /// `mainActor`, which the center calls on the main queue only.
   ///
-  /// Why it is safe: a `mainActor` registration never takes the post path's two fast paths (they
-  /// require the flags to be exactly `.endsWithToken` or `.hasOwner`); `Delivery.deliverSlowPath`
-  /// calls it at once only when `MainQueue.isCurrent`, and otherwise from a block on the main
-  /// queue. The main queue is the main actor's executor, so the handler always runs isolated to the
+  /// Why it is safe: the post path calls a `mainActor` registration's handler at once only when
+  /// the post runs on the main queue (`Delivery.deliver`'s main-actor fast paths and
+  /// `Delivery.deliverSlowPath` both ask `MainQueueCheck.isCurrent`), and otherwise from a block
+  /// on the main queue. The main queue is the main actor's executor, so the handler always runs isolated to the
   /// main actor, as its type promised. A synchronous function's isolation is not part of its
   /// calling convention, so the cast changes the type only; it is what `MainActor.assumeIsolated`
   /// does inside, and calling that instead would allocate and check the executor on every
   /// delivery (`Delivery.invoke` checks the queue in debug builds).
+  ///
+  /// The function is cast inside a struct, not as itself: `unsafeBitCast` is generic, and a
+  /// function passed as a generic value is converted to its most general representation and back
+  /// (two reabstraction thunks, which every delivery would then go through). A struct is passed as
+  /// it is, and both structs store their function the same way. The main-actor center does the
+  /// same (`IsolationDropped`).
   static func onMainActor(_ handler: @escaping @MainActor @Sendable (N) -> Void) -> @Sendable (N) -> Void {
-    unsafeBitCast(handler, to: (@Sendable (N) -> Void).self)
+    unsafeBitCast(IsolatedPlain(function: handler), to: Plain.self).function
   }
 
   /// The owner-bound form of `onMainActor(_:)`.
   static func onMainActor<Owner: AnyObject>(
     _ handler: @escaping @MainActor @Sendable (Owner, N) -> Void
   ) -> @Sendable (Owner, N) -> Void {
-    unsafeBitCast(handler, to: (@Sendable (Owner, N) -> Void).self)
+    unsafeBitCast(IsolatedOwned(function: handler), to: Owned<Owner>.self).function
+  }
+
+  private struct IsolatedPlain {
+    let function: @MainActor @Sendable (N) -> Void
+  }
+  private struct Plain {
+    let function: @Sendable (N) -> Void
+  }
+  private struct IsolatedOwned<Owner: AnyObject> {
+    let function: @MainActor @Sendable (Owner, N) -> Void
+  }
+  private struct Owned<Owner: AnyObject> {
+    let function: @Sendable (Owner, N) -> Void
   }
 }

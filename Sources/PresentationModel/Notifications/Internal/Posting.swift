@@ -109,12 +109,32 @@ enum Delivery<N: TypedNotification> {
   }
 
   /// Sender filters, main-actor observers, one-shots and streams.
-  @usableFromInline
+  ///
+  /// Inlinable so that it is specialised for `N` where `post` is called (unspecialised, every
+  /// main-actor delivery passed the notification through `N`'s value witnesses), but never inlined,
+  /// so the fast paths' loop stays as small as it is.
+  @inlinable @inline(never)
   static func deliverSlowPath(
     _ notification: N, senderID: ObjectIdentifier?, to entry: Entry, onMainQueue: inout MainQueueCheck
   ) {
     let registration = entry.registration
-    if registration.flags.contains(.hasSender) {
+    let flags = registration.flags
+    // The two common kinds on the main actor, token-bound and owner-bound, when the post runs on
+    // the main queue (asked once per post): called at once, in order, as `call` would call them,
+    // without its checks for one-shots and a second look at `hasEnded`.
+    if flags == [.endsWithToken, .mainActor] || flags == [.hasOwner, .mainActor] {
+      guard onMainQueue.isCurrent else {
+        callOnMainQueue(notification, entry: entry)
+        return
+      }
+      if flags == [.endsWithToken, .mainActor] {
+        unsafeDowncast(entry, to: PlainEntry<N>.self).handler(notification)
+      } else {
+        callWithOwner(notification, entry: entry)
+      }
+      return
+    }
+    if flags.contains(.hasSender) {
       guard let sender = registration.sender else {
         registration.end()  // The sender filter can never match again.
         return
@@ -124,16 +144,23 @@ enum Delivery<N: TypedNotification> {
       #endif
       guard let senderID, senderID == ObjectIdentifier(sender) else { return }
     }
-    if registration.flags.contains(.mainActor) && !onMainQueue.isCurrent {
-      DispatchQueue.main.async { call(notification, entry: entry) }
+    if flags.contains(.mainActor) && !onMainQueue.isCurrent {
+      callOnMainQueue(notification, entry: entry)
       return
     }
     call(notification, entry: entry)
   }
 
+  /// Enqueues `call` on the main queue, for a main-actor delivery of a post made elsewhere.
+  @usableFromInline
+  static func callOnMainQueue(_ notification: N, entry: Entry) {
+    DispatchQueue.main.async { call(notification, entry: entry) }
+  }
+
   /// Calls the handler, checking again that the registration has not ended (a main-actor delivery
   /// may run long after the post). A one-shot ends before its call, so no other post calls it too.
-  private static func call(_ notification: N, entry: Entry) {
+  @usableFromInline
+  static func call(_ notification: N, entry: Entry) {
     let registration = entry.registration
     if registration.flags.contains(.oneShot) {
       guard registration.beginEnding() else { return }
@@ -183,14 +210,14 @@ enum Delivery<N: TypedNotification> {
 /// during it, and asking costs a dispatch look-up.
 @usableFromInline
 struct MainQueueCheck {
-  private var answer: Bool?
+  @usableFromInline var answer: Bool?
 
   @inlinable init() {}
 
-  var isCurrent: Bool {
+  @inlinable var isCurrent: Bool {
     mutating get {
       if let answer { return answer }
-      let current = MainQueue.isCurrent
+      let current = MainQueue.isCurrentForPost()
       answer = current
       return current
     }
