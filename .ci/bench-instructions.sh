@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds presentation-bench in release and runs `--instructions --quick --enforce`: instructions and
 # heap allocations per operation counted by callgrind (deterministic, so they can fail CI, unlike
-# timings), bytes per registration, and the budget of issue 13.
+# timings), bytes per registration, and the instruction budget.
 # It fails when a figure cannot be produced or when a budget row CI enforces is not met. The rows
 # it enforces are listed in ONE place, `InstructionBudget.enforced` in
 # Sources/presentation-bench/InstructionBudget.swift; the others print "not met (target …)".

@@ -1,4 +1,4 @@
-/// The performance budget of issue 6, checked against one run's figures.
+/// The timed run's performance budget, checked against one run's figures.
 enum Budget {
   static func rows(for result: RunResult) -> [RunResult.BudgetRow] {
     func ratio(_ numerator: Contender, _ denominator: Contender, _ observers: Int) -> Double? {

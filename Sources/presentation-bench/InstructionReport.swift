@@ -76,7 +76,7 @@ enum InstructionReport {
     }
     lines.append("")
 
-    lines.append("BUDGET (issue 13; enforced rows are listed in InstructionBudget.enforced)")
+    lines.append("BUDGET (enforced rows are listed in InstructionBudget.enforced)")
     lines.append(
       padded("", 72, right: false) + padded("measured", 10) + padded("limit", 10) + padded("÷ limit", 9) + "  verdict")
     for row in result.budget {

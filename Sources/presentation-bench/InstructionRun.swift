@@ -18,7 +18,7 @@ struct InstructionResult: Codable, Sendable {
 }
 
 /// `presentation-bench --instructions`: instructions and allocations per operation counted under
-/// callgrind (``InstructionCounter``), bytes per registration, and the budget of issue 13.
+/// callgrind (``InstructionCounter``), bytes per registration, and the instruction budget.
 @MainActor
 struct InstructionRun {
   nonisolated static let observerCounts = [1, 100, 1_000]

@@ -3,7 +3,7 @@ import PresentationCaptureReading
 import PresentationModel
 import PresentationModelTesting
 
-/// The two budgets of the leak walk (issue 21, item 3), measured in a debug build, where the
+/// The two budgets of the leak walk, measured in a debug build, where the
 /// registration-time check runs: `swift run presentation-bench --leak-walk`.
 ///
 /// 1. The check adds at most 50 µs to an owner-bound `observe` call, whatever the handler captures:

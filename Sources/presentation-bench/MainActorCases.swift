@@ -1,7 +1,7 @@
 import Foundation
 import PresentationModel
 
-// The main-actor rows (issue 11): MainActorNotificationCenter next to a main-actor floor, the
+// The main-actor rows: MainActorNotificationCenter next to a main-actor floor, the
 // posting-thread center and Foundation's MainActorMessage, all posted from the main actor with the
 // same one-add handler. Handlers here are formed in main-actor code and stored as main-actor
 // function types, which is what a main-actor user writes; calling them from the main actor needs no

@@ -37,7 +37,7 @@ let usage = """
                     with --instructions: skips the check at 3 N that each count is exact
     --json          print the figures as JSON on standard output instead of tables
     --instructions  instructions and heap allocations per operation under valgrind's callgrind,
-                    bytes per registration, and the budget of issue 13 (needs valgrind)
+                    bytes per registration, and the instruction budget (needs valgrind)
     --enforce       with --instructions: exit 1 when a budget row listed in InstructionBudget.enforced
                     is not met
     --leak-walk     the leak walk's two budgets (the registration-time check's cost per observe, a
