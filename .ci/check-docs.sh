@@ -10,7 +10,10 @@
 # - `import PresentationModel` is implied; every other import must be written in the block.
 # - Blocks are built in the Swift 6 language mode with warnings as errors: a reader who copies an
 #   example should get neither.
-# - A block fenced ```swift-nocompile is skipped: the rare, marked exception.
+# - A block fenced ```swift-nocompile is skipped: the rare, marked exception. One that shows a
+#   mistake carries, after each line the compiler rejects, a `// error: <the exact message>` comment;
+#   .ci/check-docs-failures.py then type-checks it alone and fails unless exactly those errors are
+#   reported there (such a block writes all its imports itself).
 # - A block that starts with `// swift-tools-version:` is a whole manifest; .ci/install-check.sh
 #   builds the one in GettingStarted.md as a package, so it is skipped here.
 #
@@ -168,6 +171,7 @@ if [[ "$(cat "$work/.sources-list" 2>/dev/null)" != "$sources_list" ]]; then
 fi
 if (cd "$work" && swift build --build-tests) >"$log" 2>&1; then
   echo "check-docs: all $blocks block(s) compile"
+  python3 "$repo/.ci/check-docs-failures.py" "$work/.build/debug/Modules" "${files[@]}"
   exit 0
 fi
 

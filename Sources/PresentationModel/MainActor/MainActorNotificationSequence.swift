@@ -23,8 +23,9 @@
 /// posted: the conformance to `AsyncSequence` (and its iterator's to `AsyncIteratorProtocol`) is
 /// isolated to the main actor (`@MainActor AsyncSequence`, SE-0470). A `for await` loop in
 /// main-actor code, in a `Task {}` started there, or over `map` or `prefix` of it compiles; one in
-/// a `Task.detached` or a `nonisolated` async function does not ("main actor-isolated conformance
-/// … cannot be used in nonisolated context"). Each `next()` resumes on the main actor.
+/// a `Task.detached` or a `nonisolated` async function does not ("main actor-isolated instance
+/// method 'makeAsyncIterator()' cannot be called from outside of the actor", in Swift 6.3). Each
+/// `next()` resumes on the main actor.
 ///
 /// > Important: Swift 6.3 still lets a value with a main-actor conformance be passed to a generic
 /// > `nonisolated` async function, which may then iterate it off the main actor (swiftlang/swift
