@@ -165,6 +165,41 @@ struct ProbedPageOpened: MainActorNotification {
     await expectNoObservers(in: center, timeout: .zero)
   }
 
+  /// Region-based isolation lets a fresh sequence be sent to another thread (`Task.detached {
+  /// _ = sequence }` compiles); a test cannot make that happen on a thread of its choosing, so this
+  /// box stands in for the `sending` hand-over.
+  private final class Handoff<Value>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is written on the main actor, then, after `onAnotherThread`
+    // started its thread (a happens-before edge), only on that thread, while the main actor waits.
+    var value: Value?
+  }
+
+  @Test(arguments: [false, true])
+  func whatTheSequenceBufferedIsReleasedOnTheMainQueueWhenTheSequenceGoesLastElsewhere(
+    withAnIterator: Bool
+  ) async {
+    let center = MainActorNotificationCenter()
+    let releasedOnMainQueue = LockedBox<Bool?>(nil)
+    _ = OnMainQueue.isCurrent  // tag the main queue before another thread asks
+    let sequence = Handoff<MainActorNotificationSequence<ProbedPageOpened>>()
+    let iterator = Handoff<MainActorNotificationSequence<ProbedPageOpened>.AsyncIterator>()
+    do {
+      let opened = center.notifications(of: ProbedPageOpened.self, bufferingPolicy: .unbounded)
+      center.post(ProbedPageOpened(page: ProbedPage { onMain in releasedOnMainQueue.withLock { $0 = onMain } }))
+      opened.token.cancel()  // the observation ends; what it buffered stays in the sequence
+      if withAnIterator { iterator.value = opened.makeAsyncIterator() } else { sequence.value = opened }
+    }
+    await drainMainQueue()
+    #expect(releasedOnMainQueue.value == nil, "the sequence (or its iterator) keeps what it buffered")
+    onAnotherThread {  // the last references go on another thread
+      sequence.value = nil
+      iterator.value = nil
+    }
+    await drainMainQueue()
+    #expect(releasedOnMainQueue.value == true, "the buffered page was released on the main queue")
+    await expectNoObservers(in: center, timeout: .zero)
+  }
+
   @Test("Fails on purpose: a forgotten sequence is reported with the line that made it")
   func aForgottenSequenceIsReportedWithTheLineThatMadeIt() async {
     let center = MainActorNotificationCenter()
