@@ -20,17 +20,21 @@ public import Synchronization  // public: the inlinable post path uses Atomic
 // and its type).
 //
 // Layout: one registration is made per observation, so its fields are ordered and sized to fit a
-// 64-byte object: the one-byte fields and the line share a word, the file name is a pointer and a
-// 32-bit count instead of a 17-byte `StaticString`, the slot is 32-bit, and the owner (with its
-// type) is stored only by `OwnedRegistration`.
+// 56-byte object (a 64-byte malloc chunk): the one-byte fields (the ended state, the flags, the
+// registry's kind) and the line share a word, the registry is a plain weak reference (8 bytes, not
+// a 16-byte weak existential; see `RegistryKind`), the file name is a pointer and a 32-bit count
+// instead of a 17-byte `StaticString`, the slot is 32-bit, and the owner (with its type) is stored
+// only by `OwnedRegistration`.
 @usableFromInline
 class RegistrationCore: @unchecked Sendable {
   /// Set once, by the first caller of `beginEnding()`.
   @usableFromInline let ended = Atomic<Bool>(false)
   @usableFromInline let flags: RegistrationFlags
+  private let registryKind: RegistryKind
   private let storedLine: UInt32
-  /// The center this registration belongs to; `nil` once it deinitialised.
-  weak let registry: (any ObservationRegistry)?
+  /// The center this registration belongs to, of the kind `registryKind` says; `nil` once it
+  /// deinitialised.
+  private weak let registryObject: AnyObject?
   @usableFromInline weak let sender: AnyObject?
   /// The UTF-8 of the `#fileID` literal, or `nil` when the literal was a single scalar, which is
   /// then stored in `fileIDCount`.
@@ -44,7 +48,8 @@ class RegistrationCore: @unchecked Sendable {
   init(
     registry: any ObservationRegistry, sender: AnyObject?, flags: RegistrationFlags, fileID: StaticString, line: Int
   ) {
-    self.registry = registry
+    self.registryObject = registry
+    self.registryKind = registry.registryKind
     self.sender = sender
     var flags = flags
     if sender != nil { flags.insert(.hasSender) }
@@ -57,6 +62,18 @@ class RegistrationCore: @unchecked Sendable {
     } else {
       self.fileIDStart = nil
       self.fileIDCount = fileID.unicodeScalar.value
+    }
+  }
+
+  /// The center this registration belongs to; `nil` once it deinitialised.
+  final var registry: (any ObservationRegistry)? {
+    guard let object = registryObject else { return nil }
+    // unsafeDowncast: `registryObject` is the registry given to `init`, whose own `registryKind`
+    // is stored beside it (checked in debug builds).
+    switch registryKind {
+    case .typedCenter: return unsafeDowncast(object, to: TypedNotificationCenter.self)
+    case .mainActorCenter: return unsafeDowncast(object, to: MainActorNotificationCenter.self)
+    case .foundationBridge: return unsafeDowncast(object, to: FoundationNotificationBridge.self)
     }
   }
 

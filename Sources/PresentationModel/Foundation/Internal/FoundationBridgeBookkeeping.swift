@@ -113,6 +113,7 @@ extension FoundationNotificationBridge {
 
 extension FoundationNotificationBridge: ObservationRegistry {
   var registryName: StaticString { "FoundationNotificationBridge" }
+  var registryKind: RegistryKind { .foundationBridge }
 
   /// Drops the entry of `registration`, which has ended, and removes its Foundation observer (with
   /// it, the block and the handler), after unlocking.

@@ -53,6 +53,7 @@ extension MainActorNotificationCenter {
 
 extension MainActorNotificationCenter: ObservationRegistry {
   nonisolated var registryName: StaticString { "MainActorNotificationCenter" }
+  nonisolated var registryKind: RegistryKind { .mainActorCenter }
 
   /// `end()` may run on any thread (a token cancelled or released elsewhere): the ended state is
   /// already set, so no post calls the handler again; releasing the handler, which may capture

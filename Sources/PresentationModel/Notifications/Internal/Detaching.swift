@@ -1,6 +1,7 @@
 // The typed center's part of the end path (RegistrationCore+Ending.swift): `detach` and `endAll`.
 extension TypedNotificationCenter: ObservationRegistry {
   var registryName: StaticString { "TypedNotificationCenter" }
+  var registryKind: RegistryKind { .typedCenter }
 
   /// Releases the entry of `registration`, which has just ended (after unlocking), or leaves that
   /// to the last post reading the channel's storage.
