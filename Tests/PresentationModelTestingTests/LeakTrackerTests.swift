@@ -170,44 +170,68 @@ import Testing
   /// so what a handler captured cannot go meanwhile, even once its observation ended. Here the
   /// "other report" holds its copies until this test's zero-deadline check has begun waiting for
   /// it; the check then sees the capture go and reports nothing. On the previous code (no wait)
-  /// the check reported the capture, and `ThreadSafetyTests` failed that way in CI.
+  /// the check reported the capture, and `ThreadSafetyTests` failed that way in CI. The copies are
+  /// counted in one place (`LiveRegistries`), for every center and the bridge; each is checked.
+  ///
+  /// A main-actor handler whose last reference was the other report's copy is released on the
+  /// main queue, one turn after the report let go (LeakTesting.md says so): for that center the
+  /// test lets the main queue run one turn after the check, then checks again with a zero deadline.
   ///
   /// Other tests' reports, made meanwhile, may hold the handler longer than the check waits (up to
   /// `reportWaitLimit`); an attempt during which some other report copied the handlers (more copies
-  /// counted than this test's own) is made again, up to 10 times.
-  @Test(.timeLimit(.minutes(1)))
-  func aCheckWaitsOutAnotherReportsCopiesOfTheHandlers() {
-    var disturbed: LeakReport?
+  /// counted than this test's own) is made again, up to 10 times. The cases run one at a time
+  /// (`.serialized`): each one's "other report" would otherwise hold the others' handlers too.
+  @Test(.timeLimit(.minutes(1)), .serialized, arguments: ObservedCenter.allCases)
+  func aCheckWaitsOutAnotherReportsCopiesOfTheHandlers(on center: ObservedCenter) {
+    var disturbed: WaitOutcome?
     for _ in 0..<10 {
       let copiesBefore = LiveRegistries.copiesOfEveryHandler
-      let report = Self.checkWhileAnotherReportHoldsTheHandler()
-      // This test's own: the holder's copy, and the check's report if it made one (two counts each).
-      let ownCopies = report.hasLeaks ? 4 : 2
-      guard report.hasLeaks, LiveRegistries.copiesOfEveryHandler - copiesBefore > ownCopies else {
-        #expect(!report.hasLeaks, "\(report)")
+      let outcome = Self.checkWhileAnotherReportHoldsTheHandler(on: center)
+      let passed = outcome.letGoWhileACheckWaited && !outcome.report.hasLeaks
+      // This test's own: the holder's copy, and each report of its checks that found a survivor
+      // (two counts each).
+      let ownCopies = 2 + 2 * outcome.reports.filter(\.hasLeaks).count
+      guard !passed, LiveRegistries.copiesOfEveryHandler - copiesBefore > ownCopies else {
+        #expect(outcome.letGoWhileACheckWaited, "the check returned without waiting for the other report")
+        #expect(!outcome.report.hasLeaks, "\(outcome.report)")
         return
       }
-      disturbed = report
+      disturbed = outcome
     }
-    let last = disturbed.map { "\($0)" } ?? ""
+    let last = disturbed.map { "\($0.report)" } ?? ""
     Issue.record("in 10 attempts, each while another test's report copied the handlers: \(last)")
   }
 
-  private static func checkWhileAnotherReportHoldsTheHandler() -> LeakReport {
-    final class Captured: Sendable {}
-    struct Ping: TypedNotification {}
-    let center = TypedNotificationCenter()
+  /// What one attempt of the test above saw.
+  struct WaitOutcome {
+    /// The reports of the attempt's checks, in order: the check's, then (main-actor center) the
+    /// one made a main-queue turn later.
+    var reports: [LeakReport]
+    /// Whether the other report let go because a check was waiting for it (not because the check
+    /// returned without waiting).
+    var letGoWhileACheckWaited: Bool
+
+    /// The last check's report: the one that must find nothing.
+    var report: LeakReport { reports[reports.count - 1] }
+  }
+
+  private static func checkWhileAnotherReportHoldsTheHandler(on kind: ObservedCenter) -> WaitOutcome {
     let tracker = LeakTracker()
+    let center: any Sendable
     var token: ObserverToken?
     do {
       let captured = Captured()
       tracker.track(captured)
-      token = center.observe(Ping.self) { _ in withExtendedLifetime(captured) {} }
+      let observation = kind.observe(capturing: captured)
+      center = observation.center
+      token = observation.token
     }
     let holding = DispatchSemaphore(value: 0)
     let letGo = DispatchSemaphore(value: 0)
     let released = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
+      // Off the main queue, like a report in a test that is not main-actor-isolated: it reads the
+      // main-actor center's registrations in a block on the main queue, which this test leaves free.
       LiveRegistries.withRegistrationSnapshots { _ in
         holding.signal()
         letGo.wait()
@@ -216,24 +240,44 @@ import Testing
     }
     holding.wait()
     token = nil
+    if kind == .mainActor {
+      // Released off the main queue, the token ends its main-actor registration in a block it
+      // enqueued there: once this one has run, so has that one, and the center dropped the handler.
+      DispatchQueue.main.sync {}
+    }
     #expect(tracker.liveCount == 1, "the other report's copy of the handler keeps its capture")
     #expect(LiveRegistries.handlerCopiesAreHeld)
     let checkReturned = Atomic(false)
+    let letGoWhileACheckWaited = Atomic(false)
     DispatchQueue.global().async {
       // Lets go once the check below waits for it (it starts waiting only after it found the
       // capture alive), so the check cannot pass by running late; or once it returned without.
-      while LeakTracker.checksWaitingForAReport.load(ordering: .relaxed) == 0,
-        !checkReturned.load(ordering: .relaxed)
-      {
+      // (The count is every test's: another test's check waiting meanwhile lets go early, and this
+      // attempt then shows nothing, but fails nothing.)
+      while true {
+        if LeakTracker.checksWaitingForAReport.load(ordering: .relaxed) > 0 {
+          letGoWhileACheckWaited.store(true, ordering: .relaxed)
+          break
+        }
+        if checkReturned.load(ordering: .relaxed) { break }
         sched_yield()
       }
       letGo.signal()
     }
-    let report = tracker.checkForLeaks(timeout: .zero)
+    // Off the main queue (this test is not main-actor-isolated): there the check waits.
+    var reports = [tracker.checkForLeaks(timeout: .zero)]
     checkReturned.store(true, ordering: .relaxed)
     released.wait()
-    withExtendedLifetime(token) {}
-    return report
+    if kind == .mainActor {
+      // The other report's copy of a main-actor handler was released in a block it enqueued on the
+      // main queue before it stopped counting its copies, so before the check above stopped
+      // waiting: once this block has run, so has that one.
+      DispatchQueue.main.sync {}
+      reports.append(tracker.checkForLeaks(timeout: .zero))
+    }
+    withExtendedLifetime((center, token)) {}
+    return WaitOutcome(
+      reports: reports, letGoWhileACheckWaited: letGoWhileACheckWaited.load(ordering: .relaxed))
   }
 
   @Test(.timeLimit(.minutes(1)))
@@ -296,6 +340,56 @@ import Testing
     #expect(report.waited >= .milliseconds(30))
     cycle.onChange = nil
   }
+}
+
+/// A center, or the bridge, whose handlers a leak report copies: one case of the report-wait test.
+enum ObservedCenter: CaseIterable, Sendable, CustomTestStringConvertible {
+  case typed
+  case mainActor
+  case foundationBridge
+
+  var testDescription: String {
+    switch self {
+    case .typed: "TypedNotificationCenter"
+    case .mainActor: "MainActorNotificationCenter"
+    case .foundationBridge: "FoundationNotificationBridge"
+    }
+  }
+
+  /// Observes a notification, by a token, on a new center of this kind, with a handler that
+  /// captures `captured` and nothing else. The center must outlive the check: its `deinit` would
+  /// drop the handler too.
+  fileprivate func observe(capturing captured: Captured) -> (center: any Sendable, token: ObserverToken) {
+    switch self {
+    case .typed:
+      let center = TypedNotificationCenter()
+      return (center, center.observe(TypedPing.self) { _ in withExtendedLifetime(captured) {} })
+    case .mainActor:
+      // On the main queue, where `observe` is isolated; the caller is not.
+      return DispatchQueue.main.sync {
+        // assumeIsolated: a block on the main queue runs on the main actor's executor.
+        MainActor.assumeIsolated {
+          let center = MainActorNotificationCenter()
+          return (center, center.observe(MainActorPing.self) { _ in withExtendedLifetime(captured) {} })
+        }
+      }
+    case .foundationBridge:
+      let bridge = FoundationNotificationBridge(NotificationCenter())
+      return (bridge, bridge.observe(BridgedPing.self) { _ in withExtendedLifetime(captured) {} })
+    }
+  }
+}
+
+/// What the report-wait test's handler captures, and nothing else holds.
+private final class Captured: Sendable {}
+
+private struct TypedPing: TypedNotification {}
+
+private struct MainActorPing: MainActorNotification {}
+
+private struct BridgedPing: FoundationNotification {
+  static var name: Notification.Name { Notification.Name("PresentationModelTestingTests.BridgedPing") }
+  init?(_ notification: Notification) {}
 }
 
 /// A tracker watching one widget that only `holder` keeps alive, until its `completeAll()`.
