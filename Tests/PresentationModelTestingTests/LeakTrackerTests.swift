@@ -173,9 +173,11 @@ import Testing
   /// the check reported the capture, and `ThreadSafetyTests` failed that way in CI. The copies are
   /// counted in one place (`LiveRegistries`), for every center and the bridge; each is checked.
   ///
-  /// A main-actor handler whose last reference was the other report's copy is released on the
-  /// main queue, one turn after the report let go (LeakTesting.md says so): for that center the
-  /// test lets the main queue run one turn after the check, then checks again with a zero deadline.
+  /// A main-actor handler whose last reference was the other report's copy is released by a block
+  /// on the main queue; the other report stops counting its copies in a block enqueued after that
+  /// one, so the check, which waits for the count, sees the capture gone on this center too. (It
+  /// did not: the count went down before the release, and the check passed only when the main
+  /// queue happened to run in between.)
   ///
   /// Other tests' reports, made meanwhile, may hold the handler longer than the check waits (up to
   /// `reportWaitLimit`); an attempt during which some other report copied the handlers (more copies
@@ -204,8 +206,7 @@ import Testing
 
   /// What one attempt of the test above saw.
   struct WaitOutcome {
-    /// The reports of the attempt's checks, in order: the check's, then (main-actor center) the
-    /// one made a main-queue turn later.
+    /// The reports of the attempt's checks: the one check's.
     var reports: [LeakReport]
     /// Whether the other report let go because a check was waiting for it (not because the check
     /// returned without waiting).
@@ -265,19 +266,74 @@ import Testing
       letGo.signal()
     }
     // Off the main queue (this test is not main-actor-isolated): there the check waits.
-    var reports = [tracker.checkForLeaks(timeout: .zero)]
+    let reports = [tracker.checkForLeaks(timeout: .zero)]
     checkReturned.store(true, ordering: .relaxed)
     released.wait()
-    if kind == .mainActor {
-      // The other report's copy of a main-actor handler was released in a block it enqueued on the
-      // main queue before it stopped counting its copies, so before the check above stopped
-      // waiting: once this block has run, so has that one.
-      DispatchQueue.main.sync {}
-      reports.append(tracker.checkForLeaks(timeout: .zero))
-    }
     withExtendedLifetime((center, token)) {}
     return WaitOutcome(
       reports: reports, letGoWhileACheckWaited: letGoWhileACheckWaited.load(ordering: .relaxed))
+  }
+
+  /// A report's copy of a main-actor handler, dropped off the main queue, is released by a block on
+  /// the main queue; until that block has run, the copies still count as held, so that a check
+  /// waiting for them does not look at a capture that is about to go. Here the main queue is held
+  /// busy while the other report drops its copies: the capture is still alive, and the copies must
+  /// still count. (The count went down at once before, and a check at that moment reported the
+  /// capture as a survivor; the report-wait test above passed only when the main queue ran in time.)
+  /// An attempt during which another test's report copied the handlers is made again.
+  @Test(.timeLimit(.minutes(1)))
+  func aMainActorHandlersCopyCountsAsHeldUntilItsMainQueueReleaseRan() {
+    for _ in 0..<10 {
+      let copiesBefore = LiveRegistries.copiesOfEveryHandler
+      let (aliveWhileBlocked, heldWhileBlocked, aliveAfter) = Self.dropCopiesWhileTheMainQueueIsBusy()
+      guard LiveRegistries.copiesOfEveryHandler - copiesBefore > 2 else {
+        #expect(aliveWhileBlocked, "the copy's release waits for the main queue")
+        #expect(heldWhileBlocked, "a copy whose release is still to run counts as held")
+        #expect(!aliveAfter, "the release ran once the main queue did")
+        return
+      }
+    }
+    Issue.record("in 10 attempts, each while another test's report copied the handlers")
+  }
+
+  private static func dropCopiesWhileTheMainQueueIsBusy() -> (Bool, Bool, Bool) {
+    let tracker = LeakTracker()
+    let center: any Sendable
+    var token: ObserverToken?
+    do {
+      let captured = Captured()
+      tracker.track(captured)
+      (center, token) = ObservedCenter.mainActor.observe(capturing: captured)
+    }
+    let holding = DispatchSemaphore(value: 0)
+    let letGo = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      LiveRegistries.withRegistrationSnapshots { _ in
+        holding.signal()
+        letGo.wait()
+      }
+      released.signal()
+    }
+    holding.wait()
+    token = nil
+    DispatchQueue.main.sync {}  // the center detached the registration: only the copy holds the handler
+    let busy = DispatchSemaphore(value: 0)
+    let free = DispatchSemaphore(value: 0)
+    DispatchQueue.main.async {
+      busy.signal()
+      free.wait()
+    }
+    busy.wait()
+    letGo.signal()
+    released.wait()  // the other report returned; the release of its copy waits for the main queue
+    let aliveWhileBlocked = tracker.liveCount == 1
+    let heldWhileBlocked = LiveRegistries.handlerCopiesAreHeld
+    free.signal()
+    DispatchQueue.main.sync {}  // the release, and then the count
+    let aliveAfter = tracker.liveCount == 1
+    withExtendedLifetime((center, token)) {}
+    return (aliveWhileBlocked, heldWhileBlocked, aliveAfter)
   }
 
   @Test(.timeLimit(.minutes(1)))

@@ -1,3 +1,5 @@
+internal import Dispatch
+
 /// Every center and bridge alive in the process (every ``ObservationRegistry``), so that
 /// diagnostics (the leak harness's report) can look in all of them without being told which ones
 /// exist.
@@ -81,7 +83,10 @@ package enum LiveRegistries {
   /// Calls `body` with the live registrations of every center and bridge, with their handlers,
   /// in the listing order of each (centers in no particular order). `body` may drop the snapshots
   /// it no longer needs; every copy is released before this returns, and only then is it no
-  /// longer counted in ``handlerCopiesAreHeld``.
+  /// longer counted in ``handlerCopiesAreHeld``. A copy of a main-actor handler, dropped here off
+  /// the main queue, is released by a block enqueued on the main queue (``MainActorReleased``):
+  /// then the count goes down in a block enqueued after it, once that release has run, so that a
+  /// check waiting for the copies never looks while a main-actor handler is still held.
   ///
   /// Lock order: the set's lock, then each center's; nothing takes them the other way round. The
   /// handlers are retained by the copies and released here, outside every lock (main-actor
@@ -93,9 +98,17 @@ package enum LiveRegistries {
       $0.made += 1
       $0.held += 1
     }
-    defer { copies.withLock { $0.held -= 1 } }
     var snapshots = registrationSnapshots()
     copies.withLock { $0.made += 1 }
+    let releasedOnMainQueue = !MainQueue.isCurrent && snapshots.contains(where: \.isReleasedOnMainQueue)
+    defer {
+      if releasedOnMainQueue {
+        // The main queue is serial: this block runs after the releases the boxes enqueued.
+        DispatchQueue.main.async { copies.withLock { $0.held -= 1 } }
+      } else {
+        copies.withLock { $0.held -= 1 }
+      }
+    }
     let result = body(&snapshots)
     snapshots = []  // The copies go here, before `held` counts them out.
     return result

@@ -18,6 +18,9 @@ package struct RegistrationSnapshot: @unchecked Sendable {
 
   /// The registration's handler, whose closure the leak harness scans for captures.
   package var handler: Any { (copied.handler as? any MainActorReleasedValue)?.anyValue ?? copied.handler }
+  /// Whether the copy holds its handler in a ``MainActorReleased`` box, whose last release off the
+  /// main queue is finished by a block on the main queue.
+  var isReleasedOnMainQueue: Bool { copied.handler is any MainActorReleasedValue }
   var registration: RegistrationCore { copied.registration }
 
   /// The owner of an owner-bound registration, while it is alive.
