@@ -220,26 +220,8 @@ import Testing
     let tracker = LeakTracker()
     let center: any Sendable
     var token: ObserverToken?
-    do {
-      let captured = Captured()
-      tracker.track(captured)
-      let observation = kind.observe(capturing: captured)
-      center = observation.center
-      token = observation.token
-    }
-    let holding = DispatchSemaphore(value: 0)
-    let letGo = DispatchSemaphore(value: 0)
-    let released = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-      // Off the main queue, like a report in a test that is not main-actor-isolated: it reads the
-      // main-actor center's registrations in a block on the main queue, which this test leaves free.
-      LiveRegistries.withRegistrationSnapshots { _ in
-        holding.signal()
-        letGo.wait()
-      }
-      released.signal()
-    }
-    holding.wait()
+    (center, token) = kind.observe(capturingOneTrackedBy: tracker)
+    let otherReport = AnotherReport.holdingCopies()
     token = nil
     if kind == .mainActor {
       // Released off the main queue, the token ends its main-actor registration in a block it
@@ -263,12 +245,12 @@ import Testing
         if checkReturned.load(ordering: .relaxed) { break }
         sched_yield()
       }
-      letGo.signal()
+      otherReport.letGo()
     }
     // Off the main queue (this test is not main-actor-isolated): there the check waits.
     let reports = [tracker.checkForLeaks(timeout: .zero)]
     checkReturned.store(true, ordering: .relaxed)
-    released.wait()
+    otherReport.waitUntilReturned()
     withExtendedLifetime((center, token)) {}
     return WaitOutcome(
       reports: reports, letGoWhileACheckWaited: letGoWhileACheckWaited.load(ordering: .relaxed))
@@ -300,22 +282,8 @@ import Testing
     let tracker = LeakTracker()
     let center: any Sendable
     var token: ObserverToken?
-    do {
-      let captured = Captured()
-      tracker.track(captured)
-      (center, token) = ObservedCenter.mainActor.observe(capturing: captured)
-    }
-    let holding = DispatchSemaphore(value: 0)
-    let letGo = DispatchSemaphore(value: 0)
-    let released = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-      LiveRegistries.withRegistrationSnapshots { _ in
-        holding.signal()
-        letGo.wait()
-      }
-      released.signal()
-    }
-    holding.wait()
+    (center, token) = ObservedCenter.mainActor.observe(capturingOneTrackedBy: tracker)
+    let otherReport = AnotherReport.holdingCopies()
     token = nil
     DispatchQueue.main.sync {}  // the center detached the registration: only the copy holds the handler
     let busy = DispatchSemaphore(value: 0)
@@ -325,8 +293,8 @@ import Testing
       free.wait()
     }
     busy.wait()
-    letGo.signal()
-    released.wait()  // the other report returned; the release of its copy waits for the main queue
+    otherReport.letGo()
+    otherReport.waitUntilReturned()  // the other report returned; the release of its copy waits for the main queue
     let aliveWhileBlocked = tracker.liveCount == 1
     let heldWhileBlocked = LiveRegistries.handlerCopiesAreHeld
     free.signal()
@@ -438,6 +406,45 @@ enum ObservedCenter: CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// What the report-wait test's handler captures, and nothing else holds.
 private final class Captured: Sendable {}
+
+extension ObservedCenter {
+  /// Observes, on a new center of this kind, with a handler that captures one new object, which
+  /// `tracker` tracks and nothing else holds.
+  fileprivate func observe(capturingOneTrackedBy tracker: LeakTracker) -> (center: any Sendable, token: ObserverToken) {
+    let captured = Captured()
+    tracker.track(captured)
+    return observe(capturing: captured)
+  }
+}
+
+/// A stand-in for another test's leak report: it holds copies of every center's handlers, on a
+/// thread of the global queue, until it is let go. Off the main queue, like a report in a test that
+/// is not main-actor-isolated: it reads the main-actor center's registrations in a block on the
+/// main queue, which the tests leave free while it starts.
+private final class AnotherReport: Sendable {
+  private let letGoSignal = DispatchSemaphore(value: 0)
+  private let returned = DispatchSemaphore(value: 0)
+
+  /// Starts one, and returns once it holds its copies.
+  static func holdingCopies() -> AnotherReport {
+    let report = AnotherReport()
+    let holding = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      LiveRegistries.withRegistrationSnapshots { _ in
+        holding.signal()
+        report.letGoSignal.wait()
+      }
+      report.returned.signal()
+    }
+    holding.wait()
+    return report
+  }
+
+  func letGo() { letGoSignal.signal() }
+
+  /// Waits until `withRegistrationSnapshots` returned, its copies dropped.
+  func waitUntilReturned() { returned.wait() }
+}
 
 private struct TypedPing: TypedNotification {}
 
