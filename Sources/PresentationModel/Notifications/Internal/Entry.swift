@@ -81,11 +81,11 @@ extension EntryHandler {
   /// `handler` without its main-actor isolation in its type: for registrations flagged
   /// `mainActor`, which the center calls on the main queue only.
   ///
-  /// Why it is safe: the post path calls a `mainActor` registration's handler at once only when
-  /// the post runs on the main queue (`Delivery.deliver`'s main-actor fast paths and
-  /// `Delivery.deliverSlowPath` both ask `MainQueueCheck.isCurrent`), and otherwise from a block
-  /// on the main queue. The main queue is the main actor's executor, so the handler always runs isolated to the
-  /// main actor, as its type promised. A synchronous function's isolation is not part of its
+  /// Why it is safe: a `mainActor` registration never takes the post loop's two inlined fast paths
+  /// (they require the flags to be exactly `.endsWithToken` or `.hasOwner`);
+  /// `Delivery.deliverSlowPath` calls its handler at once only when `MainQueueCheck.isCurrent`,
+  /// and otherwise from a block on the main queue. The main queue is the main actor's executor, so
+  /// the handler always runs isolated to the main actor, as its type promised. A synchronous function's isolation is not part of its
   /// calling convention, so the cast changes the type only; it is what `MainActor.assumeIsolated`
   /// does inside, and calling that instead would allocate and check the executor on every
   /// delivery (`Delivery.invoke` checks the queue in debug builds).
