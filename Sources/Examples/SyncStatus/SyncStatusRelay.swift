@@ -19,7 +19,7 @@ public import PresentationModel
 ///   let relay = SyncStatusRelay(bridge: FoundationNotificationBridge(notificationCenter), center: ui)
 ///   let badge = SyncBadge(center: ui)
 ///   SyncEngine(notificationCenter: notificationCenter).finishSync(changedItems: 3)
-///   print(badge.text, relay.syncCount)  // "3 changes synced" 1
+///   print(badge.text, relay.syncCount)  // 3 changes synced 1
 /// }
 /// ```
 @MainActor

@@ -136,7 +136,7 @@ public final class InstanceBudget: Sendable {
   /// print(budget.report())
   /// // 1 live instance, within budget
   /// // MyApp.Inspector: 1 live, at most 1
-  /// //   1 tracked at MyApp/Inspector.swift:6
+  /// //   1 tracked at MyApp/Inspector.swift:7
   /// // group "Panels": 1 live, no limit
   /// ```
   public func report() -> InstanceReport {

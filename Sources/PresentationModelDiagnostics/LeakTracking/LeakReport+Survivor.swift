@@ -11,14 +11,16 @@ extension LeakReport {
     public var line: Int { site.line }
     /// The column of the `track` call.
     public var column: Int { site.column }
-    /// Stored-property paths from a tracked object that is still alive (possibly this one) to this
-    /// one, shortest first, such as `Canvas.widgets[2]` or `Widget.canvas.widgets[0]`.
+    /// Paths from a tracked object that is still alive (possibly this one) to this one, shortest
+    /// first, through stored properties and closures they hold, such as `Canvas.widgets[2]`,
+    /// `Widget.canvas.widgets[0]` or `Parent.onTap, a closure that captures it`; and, when the
+    /// untracked-holder scan is on, the objects nobody tracked that point at it (see LeakTesting.md).
     ///
-    /// Empty when no tracked survivor reaches it through stored properties: then look for a closure
-    /// capturing it, or an owner you did not track. A path may run through a `weak` property, since
-    /// `Mirror` cannot tell those apart.
+    /// Empty when none was found: then look for an owner you did not track. `weak` and `unowned`
+    /// stored properties are skipped, so a path never runs through one.
     public let retainingPaths: [String]
-    /// Every live observer registration, in any `TypedNotificationCenter` of the process, whose
+    /// Every live observer registration, in every `TypedNotificationCenter`,
+    /// `MainActorNotificationCenter` and `FoundationNotificationBridge` of the process, whose
     /// handler keeps it alive: the `observe` calls to fix. Empty where closure captures cannot be
     /// read (platforms with Objective-C interoperability).
     public let retainingObservers: [RetainingObserver]

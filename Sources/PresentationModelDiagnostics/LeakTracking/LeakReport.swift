@@ -3,20 +3,24 @@
 /// ```swift
 /// import PresentationModelDiagnostics
 ///
+/// final class Box {}
+///
 /// func example() async {
 ///   let tracker = LeakTracker()
-///   tracker.track(Box())
-///   let report = await tracker.checkForLeaks()
+///   let kept = Box()
+///   tracker.track(kept)
+///   tracker.track(Box())  // released at once
+///   let report = await tracker.checkForLeaks(timeout: .milliseconds(100))
 ///   if report.hasLeaks { print(report) }
+///   withExtendedLifetime(kept) {}
 /// }
-/// final class Box {}
 /// ```
 ///
-/// The description reads like this:
+/// `kept` is still alive at the check, so it prints a description of this form:
 ///
 /// ```text
-/// 1 of 2 tracked objects still alive after 1.0 s:
-/// - Canvas.Widget (tracked at CanvasTests/CanvasTests.swift:18). Still held by Canvas.widgets[2].
+/// 1 of 2 tracked objects still alive after 0.1 s:
+/// - MyApp.Box (tracked at MyApp/Example.swift:8). No tracked object holds it in a stored property …
 /// ```
 public struct LeakReport: Sendable, CustomStringConvertible {
   /// How many objects were tracked when the check finished (alive or not).

@@ -28,8 +28,16 @@ package import Synchronization
 ///     tracker.track(widget)
 ///   }
 ///   let report = await tracker.checkForLeaks(timeout: .milliseconds(100))
-///   print(report)  // Canvas (...). Still held by Widget.canvas, ...; Widget (...). Still held by Canvas.widgets[0], ...
+///   print(report)
 /// }
+/// ```
+///
+/// It prints a line per survivor, each with what holds it:
+///
+/// ```text
+/// 2 of 2 tracked objects still alive after 0.1 s:
+/// - MyApp.Canvas (tracked at MyApp/Example.swift:17). Still held by Widget.canvas, Canvas.widgets[0].canvas.
+/// - MyApp.Widget (tracked at MyApp/Example.swift:18). Still held by Canvas.widgets[0], Widget.canvas.widgets[0].
 /// ```
 ///
 /// Inside a Swift Testing test with the `.detectsLeaks` trait, use

@@ -3,9 +3,9 @@ public import PresentationModel
 /// A live observer registration whose handler keeps a leaked object alive: the `observe` call to
 /// fix.
 ///
-/// The leak check finds these by reading the captures of every live handler in every
-/// `TypedNotificationCenter` of the process (see LeakTesting.md for what it can and cannot
-/// see).
+/// The leak check finds these by reading the captures of every live handler in every center and
+/// bridge of the process (`TypedNotificationCenter`, `MainActorNotificationCenter`,
+/// `FoundationNotificationBridge`; see LeakTesting.md for what it can and cannot see).
 public struct RetainingObserver: Sendable, CustomStringConvertible {
   /// The registration: its notification type, owner type, `observe` call and delivery.
   public let registration: RegistrationInfo
@@ -18,7 +18,8 @@ public struct RetainingObserver: Sendable, CustomStringConvertible {
   public let tokenPath: String?
 
   /// For example `the handler of Saved observed (token) at MyAppTests/DocumentTests.swift:12,
-  /// posting thread, which captures it (its token is stored in Document.token)`.
+  /// posting thread, which captures it (its token is stored in Document.token: a cycle through the
+  /// center)`.
   public var description: String {
     var text = "the handler of \(registration), which \(capture)"
     if let tokenPath { text += " (its token is stored in \(tokenPath): a cycle through the center)" }

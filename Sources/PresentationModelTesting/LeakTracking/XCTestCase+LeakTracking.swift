@@ -6,8 +6,10 @@ extension XCTestCase {
   /// The first call in a test adds a teardown block that waits (up to `timeout`, polling) for every
   /// object tracked in this test to deallocate, then fails once per survivor, at the line where it
   /// was tracked, naming what still holds it. The same block fails the test at the `observe` line
-  /// of every owner-bound registration made during the test whose handler captures its own owner
-  /// (debug builds).
+  /// of every registration made during the test that the debug build's registration check found
+  /// wrong: a handler that captures its own owner, a sender filter that is a value cast to an
+  /// object. (The first test of a run to call this also claims such findings from earlier tests
+  /// that no leak check claimed, up to 64: from then on, each test's start drops the earlier ones.)
   ///
   /// ```swift
   /// import PresentationModelTesting
