@@ -34,12 +34,13 @@ extension RegistrationCore {
   }
 
   /// Sets the ended state; `true` for the first caller only.
-  @inline(__always)
+  @usableFromInline @inline(__always)
   final func beginEnding() -> Bool {
     !ended.exchange(true, ordering: .acquiringAndReleasing)
   }
 
   /// Releases the handler and tells the registration it ended; once, after `beginEnding()` won.
+  @usableFromInline
   final func finishEnding() {
     registry?.detach(self)
     didEnd()

@@ -90,32 +90,17 @@ extension EntryHandler {
   /// does inside, and calling that instead would allocate and check the executor on every
   /// delivery (`Delivery.invoke` checks the queue in debug builds).
   ///
-  /// The function is cast inside a struct, not as itself: `unsafeBitCast` is generic, and a
-  /// function passed as a generic value is converted to its most general representation and back
-  /// (two reabstraction thunks, which every delivery would then go through). A struct is passed as
-  /// it is, and both structs store their function the same way. The main-actor center does the
-  /// same (`IsolationDropped`).
+  /// (The main-actor center casts inside structs, `IsolationDropped`, to keep reabstraction thunks
+  /// off its calls; here that made no difference, counted: the handler is stored at its own
+  /// abstraction either way.)
   static func onMainActor(_ handler: @escaping @MainActor @Sendable (N) -> Void) -> @Sendable (N) -> Void {
-    unsafeBitCast(IsolatedPlain(function: handler), to: Plain.self).function
+    unsafeBitCast(handler, to: (@Sendable (N) -> Void).self)
   }
 
   /// The owner-bound form of `onMainActor(_:)`.
   static func onMainActor<Owner: AnyObject>(
     _ handler: @escaping @MainActor @Sendable (Owner, N) -> Void
   ) -> @Sendable (Owner, N) -> Void {
-    unsafeBitCast(IsolatedOwned(function: handler), to: Owned<Owner>.self).function
-  }
-
-  private struct IsolatedPlain {
-    let function: @MainActor @Sendable (N) -> Void
-  }
-  private struct Plain {
-    let function: @Sendable (N) -> Void
-  }
-  private struct IsolatedOwned<Owner: AnyObject> {
-    let function: @MainActor @Sendable (Owner, N) -> Void
-  }
-  private struct Owned<Owner: AnyObject> {
-    let function: @Sendable (Owner, N) -> Void
+    unsafeBitCast(handler, to: (@Sendable (Owner, N) -> Void).self)
   }
 }
