@@ -184,11 +184,11 @@ import Testing
   /// counted than this test's own) is made again, up to 10 times. The cases run one at a time
   /// (`.serialized`): each one's "other report" would otherwise hold the others' handlers too.
   @Test(.timeLimit(.minutes(1)), .serialized, arguments: ObservedCenter.allCases)
-  func aCheckWaitsOutAnotherReportsCopiesOfTheHandlers(on center: ObservedCenter) {
+  func aCheckWaitsOutAnotherReportsCopiesOfTheHandlers(on center: ObservedCenter) async {
     var disturbed: WaitOutcome?
     for _ in 0..<10 {
       let copiesBefore = LiveRegistries.copiesOfEveryHandler
-      let outcome = Self.checkWhileAnotherReportHoldsTheHandler(on: center)
+      let outcome = await onAThreadOfItsOwn { Self.checkWhileAnotherReportHoldsTheHandler(on: center) }
       let passed = outcome.letGoWhileACheckWaited && !outcome.report.hasLeaks
       // This test's own: the holder's copy, and each report of its checks that found a survivor
       // (two counts each).
@@ -205,7 +205,7 @@ import Testing
   }
 
   /// What one attempt of the test above saw.
-  struct WaitOutcome {
+  struct WaitOutcome: Sendable {
     /// The reports of the attempt's checks: the one check's.
     var reports: [LeakReport]
     /// Whether the other report let go because a check was waiting for it (not because the check
@@ -247,7 +247,7 @@ import Testing
       }
       otherReport.letGo()
     }
-    // Off the main queue (this test is not main-actor-isolated): there the check waits.
+    // Off the main queue (on a thread of its own, see `onAThreadOfItsOwn`): there the check waits.
     let reports = [tracker.checkForLeaks(timeout: .zero)]
     checkReturned.store(true, ordering: .relaxed)
     otherReport.waitUntilReturned()
@@ -264,10 +264,12 @@ import Testing
   /// capture as a survivor; the report-wait test above passed only when the main queue ran in time.)
   /// An attempt during which another test's report copied the handlers is made again.
   @Test(.timeLimit(.minutes(1)))
-  func aMainActorHandlersCopyCountsAsHeldUntilItsMainQueueReleaseRan() {
+  func aMainActorHandlersCopyCountsAsHeldUntilItsMainQueueReleaseRan() async {
     for _ in 0..<10 {
       let copiesBefore = LiveRegistries.copiesOfEveryHandler
-      let (aliveWhileBlocked, heldWhileBlocked, aliveAfter) = Self.dropCopiesWhileTheMainQueueIsBusy()
+      let (aliveWhileBlocked, heldWhileBlocked, aliveAfter) = await onAThreadOfItsOwn {
+        Self.dropCopiesWhileTheMainQueueIsBusy()
+      }
       guard LiveRegistries.copiesOfEveryHandler - copiesBefore > 2 else {
         #expect(aliveWhileBlocked, "the copy's release waits for the main queue")
         #expect(heldWhileBlocked, "a copy whose release is still to run counts as held")
@@ -330,9 +332,7 @@ import Testing
   func theBlockingCheckOffTheMainQueueWaitsForAMainQueueRelease() async {
     let (tracker, holder) = trackLateWidget()
     DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { holder.completeAll() }
-    let report = await withCheckedContinuation { continuation in
-      Thread { continuation.resume(returning: tracker.checkForLeaks(timeout: .seconds(10))) }.start()
-    }
+    let report = await onAThreadOfItsOwn { tracker.checkForLeaks(timeout: .seconds(10)) }
     #expect(!report.hasLeaks, "\(report)")
     #expect(!report.mainQueueWasBlocked)
   }
@@ -401,6 +401,15 @@ enum ObservedCenter: CaseIterable, Sendable, CustomTestStringConvertible {
       let bridge = FoundationNotificationBridge(NotificationCenter())
       return (bridge, bridge.observe(BridgedPing.self) { _ in withExtendedLifetime(captured) {} })
     }
+  }
+}
+
+/// The result of `body`, run on a thread of its own: the tests that block (semaphores, the main
+/// queue, the blocking check) must not block one of the few cooperative threads, which would
+/// starve the tests running alongside (a run on 2 cores saw others stall for 9 s).
+private func onAThreadOfItsOwn<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: body()) }.start()
   }
 }
 
