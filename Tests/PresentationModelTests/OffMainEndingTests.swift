@@ -102,6 +102,18 @@ import Testing
     withExtendedLifetime((bridge, owner)) {}
   }
 
+  /// Hands `object` to another thread and drops the last reference there, after the box's lock.
+  private static func releaseOnAnotherThread<Object: AnyObject & Sendable>(_ object: consuming Object) {
+    let box = LockedBox<Object?>(consume object)
+    onAnotherThread {
+      let taken = box.withLock { object in
+        defer { object = nil }
+        return object
+      }
+      _ = taken  // the last reference, released on this thread after the box's lock
+    }
+  }
+
   /// Hands `token` to another thread, which ends it by `ending`; the caller keeps no reference when
   /// the ending releases one. Returns whether the token was active just before.
   private static func endOnAnotherThread(_ token: consuming ObserverToken, by ending: Ending) -> Bool {
@@ -111,26 +123,12 @@ import Testing
       onAnotherThread { [token] in token.cancel() }
       #expect(!token.isActive)
     case .tokenReleased:
-      let box = LockedBox<ObserverToken?>(consume token)
-      onAnotherThread {
-        let taken = box.withLock { token in
-          defer { token = nil }
-          return token
-        }
-        _ = taken  // the last reference, released on this thread after the box's lock
-      }
+      releaseOnAnotherThread(token)
     case .bagReleased:
       let bag = ObserverBag()
       token.store(in: bag)
       _ = consume token
-      let box = LockedBox<ObserverBag?>(consume bag)
-      onAnotherThread {
-        let taken = box.withLock { bag in
-          defer { bag = nil }
-          return bag
-        }
-        _ = taken  // the last reference, released on this thread after the box's lock
-      }
+      releaseOnAnotherThread(bag)
     }
     return wasActive
   }
