@@ -262,13 +262,15 @@ import Testing
   /// busy while the other report drops its copies: the capture is still alive, and the copies must
   /// still count. (The count went down at once before, and a check at that moment reported the
   /// capture as a survivor; the report-wait test above passed only when the main queue ran in time.)
-  /// An attempt during which another test's report copied the handlers is made again.
-  @Test(.timeLimit(.minutes(1)))
-  func aMainActorHandlersCopyCountsAsHeldUntilItsMainQueueReleaseRan() async {
+  /// An attempt during which another test's report copied the handlers is made again. For the
+  /// main-actor center and for the bridge's main-actor form (the two places a copied handler is
+  /// boxed for a main-queue release).
+  @Test(.timeLimit(.minutes(1)), .serialized, arguments: MainActorHandlerForm.allCases)
+  func aMainActorHandlersCopyCountsAsHeldUntilItsMainQueueReleaseRan(form: MainActorHandlerForm) async {
     for _ in 0..<10 {
       let copiesBefore = LiveRegistries.copiesOfEveryHandler
       let (aliveWhileBlocked, heldWhileBlocked, aliveAfter) = await onAThreadOfItsOwn {
-        Self.dropCopiesWhileTheMainQueueIsBusy()
+        Self.dropCopiesWhileTheMainQueueIsBusy(form: form)
       }
       guard LiveRegistries.copiesOfEveryHandler - copiesBefore > 2 else {
         #expect(aliveWhileBlocked, "the copy's release waits for the main queue")
@@ -280,14 +282,15 @@ import Testing
     Issue.record("in 10 attempts, each while another test's report copied the handlers")
   }
 
-  private static func dropCopiesWhileTheMainQueueIsBusy() -> (Bool, Bool, Bool) {
+  private static func dropCopiesWhileTheMainQueueIsBusy(form: MainActorHandlerForm) -> (Bool, Bool, Bool) {
     let tracker = LeakTracker()
     let center: any Sendable
     var token: ObserverToken?
-    (center, token) = ObservedCenter.mainActor.observe(capturingOneTrackedBy: tracker)
+    (center, token) = form.observe(capturingOneTrackedBy: tracker)
     let otherReport = AnotherReport.holdingCopies()
     token = nil
-    DispatchQueue.main.sync {}  // the center detached the registration: only the copy holds the handler
+    // The center released its handler, on the main queue: only the copy holds it now.
+    DispatchQueue.main.sync {}
     let busy = DispatchSemaphore(value: 0)
     let free = DispatchSemaphore(value: 0)
     DispatchQueue.main.async {
@@ -410,6 +413,31 @@ enum ObservedCenter: CaseIterable, Sendable, CustomTestStringConvertible {
 private func onAThreadOfItsOwn<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
   await withCheckedContinuation { continuation in
     Thread { continuation.resume(returning: body()) }.start()
+  }
+}
+
+/// The two kinds of handler whose copy is released on the main queue.
+enum MainActorHandlerForm: CaseIterable, Sendable, CustomTestStringConvertible {
+  case mainActorCenter
+  case bridgeObserveOnMainActor
+
+  var testDescription: String {
+    switch self {
+    case .mainActorCenter: "MainActorNotificationCenter.observe"
+    case .bridgeObserveOnMainActor: "FoundationNotificationBridge.observeOnMainActor"
+    }
+  }
+
+  fileprivate func observe(capturingOneTrackedBy tracker: LeakTracker) -> (center: any Sendable, token: ObserverToken) {
+    switch self {
+    case .mainActorCenter:
+      return ObservedCenter.mainActor.observe(capturingOneTrackedBy: tracker)
+    case .bridgeObserveOnMainActor:
+      let captured = Captured()
+      tracker.track(captured)
+      let bridge = FoundationNotificationBridge(NotificationCenter())
+      return (bridge, bridge.observeOnMainActor(BridgedPing.self) { _ in withExtendedLifetime(captured) {} })
+    }
   }
 }
 
