@@ -146,7 +146,9 @@ import Testing
   }
 
   /// A zero deadline does not wait, unless another test's report holds copies of the handlers
-  /// meanwhile (see the next test): an attempt during which one did is made again, up to 10 times.
+  /// meanwhile (see the next test): an attempt that waited while one did is made again, up to 10
+  /// times. (One that did not wait passes whatever else happened: such a report can only make the
+  /// check wait longer. Every attempt was made again before, and a busy run can disturb all 10.)
   @Test func aZeroDeadlineChecksOnceAndDoesNotWait() async {
     let (tracker, holder) = trackLateWidget()
     defer { holder.completeAll() }
@@ -155,8 +157,10 @@ import Testing
       let copiesBefore = LiveRegistries.copiesOfEveryHandler
       let heldBefore = LiveRegistries.handlerCopiesAreHeld
       let report = await tracker.checkForLeaks(timeout: .zero)
+      let passed = report.survivors.count == 1 && report.waited < .milliseconds(50)
       // This check's own report copies the handlers once (two counts).
-      guard heldBefore || LiveRegistries.copiesOfEveryHandler - copiesBefore > 2 else {
+      let disturbed = heldBefore || LiveRegistries.copiesOfEveryHandler - copiesBefore > 2
+      guard !passed, disturbed else {
         #expect(report.survivors.count == 1)
         #expect(report.waited < .milliseconds(50))
         return
@@ -185,10 +189,32 @@ import Testing
   /// (`.serialized`): each one's "other report" would otherwise hold the others' handlers too.
   @Test(.timeLimit(.minutes(1)), .serialized, arguments: ObservedCenter.allCases)
   func aCheckWaitsOutAnotherReportsCopiesOfTheHandlers(on center: ObservedCenter) async {
+    await Self.expectACheckWaitsOutAnotherReport(on: center, checkingOnTheMainQueue: false)
+  }
+
+  /// The same, with the synchronous check made on the main queue (in a block there, as in
+  /// `@MainActor` code): it cannot wait for the main queue, but it waits for the copies of the
+  /// other handlers, which go without it. (It did not wait at all before, and main-actor suites
+  /// that check a typed center's or the bridge's handler synchronously failed now and then while
+  /// another test's report ran.) Not the main-actor center: its handlers' copies are released on
+  /// the main queue, which the check keeps busy.
+  @Test(
+    .timeLimit(.minutes(1)), .serialized,
+    arguments: ObservedCenter.allCases.filter { $0 != .mainActor })
+  func theSynchronousCheckOnTheMainQueueWaitsOutAnotherReportsCopies(on center: ObservedCenter) async {
+    await Self.expectACheckWaitsOutAnotherReport(on: center, checkingOnTheMainQueue: true)
+  }
+
+  private static func expectACheckWaitsOutAnotherReport(
+    on center: ObservedCenter, checkingOnTheMainQueue: Bool
+  ) async {
     var disturbed: WaitOutcome?
     for _ in 0..<10 {
       let copiesBefore = LiveRegistries.copiesOfEveryHandler
-      let outcome = await onAThreadOfItsOwn { Self.checkWhileAnotherReportHoldsTheHandler(on: center) }
+      let outcome = await onAThreadOfItsOwn {
+        Self.checkWhileAnotherReportHoldsTheHandler(on: center, checkingOnTheMainQueue: checkingOnTheMainQueue)
+      }
+      guard outcome.copied else { continue }
       let passed = outcome.letGoWhileACheckWaited && !outcome.report.hasLeaks
       // This test's own: the holder's copy, and each report of its checks that found a survivor
       // (two counts each).
@@ -200,7 +226,7 @@ import Testing
       }
       disturbed = outcome
     }
-    let last = disturbed.map { "\($0.report)" } ?? ""
+    let last = disturbed.map { "\($0.report)" } ?? "the other report never copied the handler"
     Issue.record("in 10 attempts, each while another test's report copied the handlers: \(last)")
   }
 
@@ -211,12 +237,17 @@ import Testing
     /// Whether the other report let go because a check was waiting for it (not because the check
     /// returned without waiting).
     var letGoWhileACheckWaited: Bool
+    /// Whether the other report copied the handler (it leaves the main-actor center out when the
+    /// main queue stays busy while it waits to read it); the attempt shows nothing when it did not.
+    var copied: Bool
 
     /// The last check's report: the one that must find nothing.
     var report: LeakReport { reports[reports.count - 1] }
   }
 
-  private static func checkWhileAnotherReportHoldsTheHandler(on kind: ObservedCenter) -> WaitOutcome {
+  private static func checkWhileAnotherReportHoldsTheHandler(
+    on kind: ObservedCenter, checkingOnTheMainQueue: Bool
+  ) -> WaitOutcome {
     let tracker = LeakTracker()
     let center: any Sendable
     var token: ObserverToken?
@@ -228,7 +259,14 @@ import Testing
       // enqueued there: once this one has run, so has that one, and the center dropped the handler.
       DispatchQueue.main.sync {}
     }
-    #expect(tracker.liveCount == 1, "the other report's copy of the handler keeps its capture")
+    guard tracker.liveCount == 1 else {
+      // The other report did not copy the handler: it gave up waiting for a busy main queue to
+      // read the main-actor center (a report waits 2 s). Nothing to see in this attempt.
+      otherReport.letGo()
+      otherReport.waitUntilReturned()
+      withExtendedLifetime((center, token)) {}
+      return WaitOutcome(reports: [], letGoWhileACheckWaited: false, copied: false)
+    }
     #expect(LiveRegistries.handlerCopiesAreHeld)
     let checkReturned = Atomic(false)
     let letGoWhileACheckWaited = Atomic(false)
@@ -247,13 +285,16 @@ import Testing
       }
       otherReport.letGo()
     }
-    // Off the main queue (on a thread of its own, see `onAThreadOfItsOwn`): there the check waits.
-    let reports = [tracker.checkForLeaks(timeout: .zero)]
+    // Off the main queue (on a thread of its own, see `onAThreadOfItsOwn`), or in a block on it.
+    let reports = [
+      checkingOnTheMainQueue
+        ? DispatchQueue.main.sync { tracker.checkForLeaks(timeout: .zero) } : tracker.checkForLeaks(timeout: .zero)
+    ]
     checkReturned.store(true, ordering: .relaxed)
     otherReport.waitUntilReturned()
     withExtendedLifetime((center, token)) {}
     return WaitOutcome(
-      reports: reports, letGoWhileACheckWaited: letGoWhileACheckWaited.load(ordering: .relaxed))
+      reports: reports, letGoWhileACheckWaited: letGoWhileACheckWaited.load(ordering: .relaxed), copied: true)
   }
 
   /// A report's copy of a main-actor handler, dropped off the main queue, is released by a block on
@@ -262,35 +303,67 @@ import Testing
   /// busy while the other report drops its copies: the capture is still alive, and the copies must
   /// still count. (The count went down at once before, and a check at that moment reported the
   /// capture as a survivor; the report-wait test above passed only when the main queue ran in time.)
-  /// An attempt during which another test's report copied the handlers is made again. For the
-  /// main-actor center and for the bridge's main-actor form (the two places a copied handler is
-  /// boxed for a main-queue release).
+  /// For the main-actor center and for the bridge's main-actor form (the two places a copied
+  /// handler is boxed for a main-queue release).
+  ///
+  /// Exact whatever other tests' reports do meanwhile: once the registration has ended, the test
+  /// waits until every copy begun before then, other than the other report's, has ended (a copy
+  /// begun later cannot hold the handler), and it asks about the other report's copy by its number.
+  /// (It made 10 attempts before, each given up when any other report copied the handlers; in a CI
+  /// run every one was.)
   @Test(.timeLimit(.minutes(1)), .serialized, arguments: MainActorHandlerForm.allCases)
   func aMainActorHandlersCopyCountsAsHeldUntilItsMainQueueReleaseRan(form: MainActorHandlerForm) async {
-    for _ in 0..<10 {
-      let copiesBefore = LiveRegistries.copiesOfEveryHandler
-      let (aliveWhileBlocked, heldWhileBlocked, aliveAfter) = await onAThreadOfItsOwn {
-        Self.dropCopiesWhileTheMainQueueIsBusy(form: form)
-      }
-      guard LiveRegistries.copiesOfEveryHandler - copiesBefore > 2 else {
-        #expect(aliveWhileBlocked, "the copy's release waits for the main queue")
-        #expect(heldWhileBlocked, "a copy whose release is still to run counts as held")
-        #expect(!aliveAfter, "the release ran once the main queue did")
-        return
-      }
+    var seen = MainQueueReleaseOutcome()
+    for _ in 0..<5 {
+      seen = await onAThreadOfItsOwn { Self.dropCopiesWhileTheMainQueueIsBusy(form: form) }
+      if seen.copied { break }
     }
-    Issue.record("in 10 attempts, each while another test's report copied the handlers")
+    #expect(seen.copied, "in 5 attempts the other report never copied the handler (the main queue stayed busy)")
+    #expect(seen.othersLetGo, "the copies other tests' reports began before the registration ended are still held")
+    #expect(seen.aliveWhileBlocked, "the copy's release waits for the main queue")
+    #expect(seen.heldWhileBlocked, "a copy whose release is still to run counts as held")
+    #expect(!seen.heldAfter, "the copy no longer counts once its release ran")
+    #expect(!seen.aliveAfter, "the release ran once the main queue did")
   }
 
-  private static func dropCopiesWhileTheMainQueueIsBusy(form: MainActorHandlerForm) -> (Bool, Bool, Bool) {
+  /// What the test above saw.
+  struct MainQueueReleaseOutcome: Sendable {
+    /// Whether the other report copied the handler: it leaves the main-actor center out when the
+    /// main queue stays busy for as long as it waits to read it. An attempt where it did not is
+    /// made again.
+    var copied = false
+    var othersLetGo = false
+    var aliveWhileBlocked = false
+    var heldWhileBlocked = false
+    var heldAfter = true
+    var aliveAfter = true
+  }
+
+  private static func dropCopiesWhileTheMainQueueIsBusy(form: MainActorHandlerForm) -> MainQueueReleaseOutcome {
+    var seen = MainQueueReleaseOutcome()
     let tracker = LeakTracker()
     let center: any Sendable
     var token: ObserverToken?
     (center, token) = form.observe(capturingOneTrackedBy: tracker)
     let otherReport = AnotherReport.holdingCopies()
     token = nil
-    // The center released its handler, on the main queue: only the copy holds it now.
+    // The center released its handler, on the main queue: only copies hold it now, and only copies
+    // begun before this point can (later ones do not see the ended registration).
     DispatchQueue.main.sync {}
+    let copiesBegun = LiveRegistries.copiesBegun
+    let giveUp = ContinuousClock.now + .seconds(20)
+    while LiveRegistries.heldCopies(begunBefore: copiesBegun) != [otherReport.copyNumber], ContinuousClock.now < giveUp
+    {
+      sched_yield()
+    }
+    seen.othersLetGo = LiveRegistries.heldCopies(begunBefore: copiesBegun) == [otherReport.copyNumber]
+    seen.copied = tracker.liveCount == 1
+    guard seen.othersLetGo, seen.copied else {
+      otherReport.letGo()
+      otherReport.waitUntilReturned()
+      return seen
+    }
+    // Now the other report's copy is the one thing that holds the handler.
     let busy = DispatchSemaphore(value: 0)
     let free = DispatchSemaphore(value: 0)
     DispatchQueue.main.async {
@@ -300,13 +373,53 @@ import Testing
     busy.wait()
     otherReport.letGo()
     otherReport.waitUntilReturned()  // the other report returned; the release of its copy waits for the main queue
-    let aliveWhileBlocked = tracker.liveCount == 1
-    let heldWhileBlocked = LiveRegistries.handlerCopiesAreHeld
+    seen.aliveWhileBlocked = tracker.liveCount == 1
+    seen.heldWhileBlocked = LiveRegistries.heldCopies(begunBefore: copiesBegun).contains(otherReport.copyNumber)
     free.signal()
     DispatchQueue.main.sync {}  // the release, and then the count
-    let aliveAfter = tracker.liveCount == 1
+    seen.heldAfter = LiveRegistries.heldCopies(begunBefore: copiesBegun).contains(otherReport.copyNumber)
+    seen.aliveAfter = tracker.liveCount == 1
     withExtendedLifetime((center, token)) {}
-    return (aliveWhileBlocked, heldWhileBlocked, aliveAfter)
+    return seen
+  }
+
+  /// A check that finds an object alive at its deadline waits only for the copies of the handlers
+  /// begun before then (`LiveRegistries.copiesBegun`): a copy begun later sees only unended
+  /// registrations, so it cannot be what alone keeps the object alive, and other tests' reports
+  /// made meanwhile cannot keep the check waiting until `reportWaitLimit`. Here one report begins
+  /// before the point and one after; only the first counts, and only until it ends.
+  @Test(.timeLimit(.minutes(1)))
+  func onlyTheCopiesBegunBeforeAPointCountForIt() async {
+    let counted = await onAThreadOfItsOwn { () -> [String] in
+      var wrong: [String] = []
+      let earlier = AnotherReport.holdingCopies()
+      let point = LiveRegistries.copiesBegun
+      let later = AnotherReport.holdingCopies()
+      if !(earlier.copyNumber < point && point <= later.copyNumber) {
+        wrong.append("numbers \(earlier.copyNumber), \(later.copyNumber) around \(point)")
+      }
+      if !LiveRegistries.heldCopies(begunBefore: point).contains(earlier.copyNumber) {
+        wrong.append("earlier not held")
+      }
+      if !LiveRegistries.copiesAreHeld(begunBefore: point) { wrong.append("copiesAreHeld false while earlier held") }
+      if LiveRegistries.heldCopies(begunBefore: point).contains(later.copyNumber) { wrong.append("later counted") }
+      earlier.letGo()
+      earlier.waitUntilReturned()
+      // A copy holding main-actor handlers (this test's or another's) stops counting on the main queue.
+      DispatchQueue.main.sync {}
+      if LiveRegistries.heldCopies(begunBefore: point).contains(earlier.copyNumber) {
+        wrong.append("earlier held once ended")
+      }
+      if !LiveRegistries.heldCopies(begunBefore: .max).contains(later.copyNumber) { wrong.append("later not held") }
+      later.letGo()
+      later.waitUntilReturned()
+      DispatchQueue.main.sync {}
+      if LiveRegistries.heldCopies(begunBefore: .max).contains(later.copyNumber) {
+        wrong.append("later held once ended")
+      }
+      return wrong
+    }
+    #expect(counted == [])
   }
 
   @Test(.timeLimit(.minutes(1)))
@@ -461,13 +574,15 @@ extension ObservedCenter {
 private final class AnotherReport: Sendable {
   private let letGoSignal = DispatchSemaphore(value: 0)
   private let returned = DispatchSemaphore(value: 0)
+  private let number = Atomic(-1)
 
   /// Starts one, and returns once it holds its copies.
   static func holdingCopies() -> AnotherReport {
     let report = AnotherReport()
     let holding = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
-      LiveRegistries.withRegistrationSnapshots { _ in
+      LiveRegistries.withRegistrationSnapshots { _, copyNumber in
+        report.number.store(copyNumber, ordering: .relaxed)
         holding.signal()
         report.letGoSignal.wait()
       }
@@ -476,6 +591,9 @@ private final class AnotherReport: Sendable {
     holding.wait()
     return report
   }
+
+  /// Its copy's number (`LiveRegistries.copiesBegun`); read once it holds its copies.
+  var copyNumber: Int { number.load(ordering: .relaxed) }
 
   func letGo() { letGoSignal.signal() }
 

@@ -84,7 +84,7 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     #expect(handler.liveCount == 1, "nobody noticed yet: an owner's deinit cannot be hooked")
     postTrimmed(1_024, to: foundation)  // notices the dead owner, ends the observation
     #expect(log.entries == ["meter 512"], "nothing delivered after the owner deinitialised")
-    expectReleased(handler, "Foundation released the block it held: its observer was removed")
+    await expectReleased(handler, "Foundation released the block it held: its observer was removed")
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
     #expect(bridge.registrations.isEmpty)
     postTrimmed(2_048, to: foundation)
@@ -191,7 +191,7 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     recents = nil
     postTrimmed(3, to: foundation)
     await drainMainQueue()
-    expectReleased(handler, "the Foundation observer was removed")
+    await expectReleased(handler, "the Foundation observer was removed")
     #expect(bridge.observerCount(for: CacheTrimmed.self) == 0)
   }
 
@@ -270,7 +270,7 @@ func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     #expect(recents?.titles == ["Notes"])
     recents = nil
     foundation.post(DocumentSaved(title: "Later"))
-    expectReleased(handler, "the Foundation observer was removed")
+    await expectReleased(handler, "the Foundation observer was removed")
     #expect(bridge.registrations.isEmpty)
   }
 

@@ -88,7 +88,7 @@ private func postReport(trackedBy tracker: LeakTracker, to center: NotificationC
     }
     // The second report was still buffered as the sequence went. Had the Foundation observer
     // stayed, its block would still hold the stream's continuation, and with it that report.
-    expectReleased(reports)
+    await expectReleased(reports)
   }
 
   @Test func aBridgeThatDeinitialisesFinishesTheSequenceAndRemovesItsFoundationObserver() async throws {
@@ -113,7 +113,8 @@ private func postReport(trackedBy tracker: LeakTracker, to center: NotificationC
       var iterator = attached.makeAsyncIterator()
       #expect(await iterator.next() != nil)
     }
-    expectReleased(reports, "no Foundation observer of the bridge is left to hold the stream and its second report")
+    await expectReleased(
+      reports, "no Foundation observer of the bridge is left to hold the stream and its second report")
   }
 
   @Test(arguments: [
@@ -175,7 +176,7 @@ private func postReport(trackedBy tracker: LeakTracker, to center: NotificationC
       _ = attached  // released here, the report still buffered
     }
     await expectNoObservers(in: bridge, timeout: .zero)
-    expectReleased(reports, "the buffer went with the registration, its handler and its Foundation observer")
+    await expectReleased(reports, "the buffer went with the registration, its handler and its Foundation observer")
   }
 
   @Test("Fails on purpose: a forgotten sequence is reported with the line that made it")

@@ -239,11 +239,11 @@ enum OnMainQueue {
     let centers = LeakTracker()
     centers.track(try #require(center))
     center = nil
-    expectReleased(centers, "the tokens do not keep their center alive")
+    await expectReleased(centers, "the tokens do not keep their center alive")
     #expect(!token.isActive)
     token.cancel()
     await drainMainQueue()
-    expectReleased(handler, "the center's handlers were released")
+    await expectReleased(handler, "the center's handlers were released")
   }
 
   @Test func endingOneAmongManyKeepsTheOthersInOrder() async {

@@ -73,7 +73,7 @@ private func widgetSeeingCountsOnTheMainActor(from center: TypedNotificationCent
     center.observeOnMainActor(Counted.self, owner: try #require(widget)) { _, note in log.record("\(note.value)") }
     onAnotherThread { center.post(Counted(value: 1)) }
     widget = nil
-    expectReleased(tracker, "an enqueued delivery does not retain the owner")
+    await expectReleased(tracker, "an enqueued delivery does not retain the owner")
     await drainMainQueue()
     #expect(log.entries.isEmpty)
     await expectNoObservers(in: center, of: Counted.self, timeout: .zero)

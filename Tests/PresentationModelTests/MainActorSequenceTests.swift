@@ -78,7 +78,7 @@ struct ProbedPageOpened: MainActorNotification {
       _ = iterator  // the iterator and the sequence go here, the first page still buffered
     }
     await expectNoObservers(in: center, timeout: .zero)
-    expectReleased(pages, "the buffered page was released with the sequence")
+    await expectReleased(pages, "the buffered page was released with the sequence")
   }
 
   @Test func anIteratorKeepsTheRegistrationAliveAfterTheSequenceIsReleased() async {
@@ -111,7 +111,7 @@ struct ProbedPageOpened: MainActorNotification {
     let centers = LeakTracker()
     centers.track(try #require(center))
     center = nil
-    expectReleased(centers, "the sequence does not keep its center alive")
+    await expectReleased(centers, "the sequence does not keep its center alive")
     var titles: [String] = []
     for await note in opened { titles.append(note.page.title) }
     #expect(titles == ["last"])

@@ -41,7 +41,7 @@ import Testing
     #expect(widget?.disposeCount == 1)
     #expect(pendingDelete.pendingCount == 0)
     widget = nil
-    expectReleased(tracker, "PendingDelete let go of the disposed widget")
+    await expectReleased(tracker, "PendingDelete let go of the disposed widget")
     #expect(log.entries == ["dispose node", "deinit node"])
   }
 

@@ -56,10 +56,22 @@ package enum LiveRegistries {
     entries.withLock { $0[identifier] = entry }
   }
 
-  /// How many copies of every handler are made, and how many are still held.
+  /// How many copies of every handler are made, and those still held.
   private struct Copies {
     var made = 0
-    var held = 0
+    /// How many copies have begun: the next copy's number.
+    var begun = 0
+    /// The copies still held, in the order they began (rarely more than a few).
+    var held: [HeldCopy] = []
+  }
+
+  private struct HeldCopy {
+    let number: Int
+    /// Whether the copy goes without the main queue's help: it has copied every handler it will
+    /// (no wait for the main queue ahead), and releases what it holds on its own thread. Not while
+    /// it waits for the main queue to copy the main-actor handlers (it holds no other handler yet),
+    /// nor once only its main-actor handlers, released on the main queue, are left.
+    var endsWithoutTheMainQueue: Bool
   }
 
   private static let copies = LockedState(Copies())
@@ -74,14 +86,48 @@ package enum LiveRegistries {
   /// Whether some leak report holds copies of every registry's handlers right now. Such a copy
   /// keeps each handler, and what it captures, alive until the report is done with it: a check
   /// that an object has gone (in another test) waits for it to end (`LeakTracker.checkForLeaks`).
-  package static var handlerCopiesAreHeld: Bool { copies.withLock { $0.held > 0 } }
+  package static var handlerCopiesAreHeld: Bool { copies.withLock { !$0.held.isEmpty } }
+
+  /// How many copies of the handlers have begun so far. Each copy has a number, in the order they
+  /// began, from 0: those numbered below this value began before it was read, and the ones that
+  /// begin later copy only the registrations unended by then. So a check that finds an object
+  /// alive at its deadline waits only for ``heldCopies(begunBefore:)`` of this value: a later
+  /// copy can hold the object only when some unended registration holds it too, and reports made
+  /// in other tests after the deadline cannot keep the check waiting.
+  package static var copiesBegun: Int { copies.withLock { $0.begun } }
+
+  /// The numbers of the copies still held (their release, for a main-actor handler dropped off
+  /// the main queue, not yet run) that began before `count` copies had begun, in the order they
+  /// began.
+  package static func heldCopies(begunBefore count: Int) -> [Int] {
+    copies.withLock { copies in copies.held.map(\.number).filter { $0 < count } }
+  }
+
+  /// Whether some copy that began before `count` copies had begun is still held; with
+  /// `endingWithoutTheMainQueue`, only one that will let go without the main queue running (what a
+  /// check blocking the main queue can wait for: a copy of the other handlers, not of main-actor
+  /// ones, and not while it waits for the main queue itself).
+  package static func copiesAreHeld(begunBefore count: Int, endingWithoutTheMainQueue: Bool = false) -> Bool {
+    copies.withLock { copies in
+      copies.held.contains { $0.number < count && (!endingWithoutTheMainQueue || $0.endsWithoutTheMainQueue) }
+    }
+  }
+
+  private static func setEndsWithoutTheMainQueue(_ ends: Bool, for number: Int) {
+    copies.withLock { copies in
+      if let index = copies.held.firstIndex(where: { $0.number == number }) {
+        copies.held[index].endsWithoutTheMainQueue = ends
+      }
+    }
+  }
 
   static func remove(_ registry: ObjectIdentifier) {
     _ = entries.withLock { $0.removeValue(forKey: registry) }
   }
 
   /// Calls `body` with the live registrations of every center and bridge, with their handlers,
-  /// in the listing order of each (centers in no particular order). `body` may drop the snapshots
+  /// in the listing order of each (centers in no particular order), and this copy's number (see
+  /// ``copiesBegun``). `body` may drop the snapshots
   /// it no longer needs; every copy is released before this returns, and only then is it no
   /// longer counted in ``handlerCopiesAreHeld``. A copy of a main-actor handler, dropped here off
   /// the main queue, is released by a block enqueued on the main queue (``MainActorReleased``):
@@ -93,25 +139,44 @@ package enum LiveRegistries {
   /// ones on the main queue, see ``MainActorReleased``). Main-actor registries are read by a block
   /// on the main queue (at once on the main queue), which this waits for at most two seconds: a
   /// diagnostic made off the main queue while the main queue is blocked leaves them out.
-  package static func withRegistrationSnapshots<Result>(_ body: (inout [RegistrationSnapshot]) -> Result) -> Result {
-    copies.withLock {
-      $0.made += 1
-      $0.held += 1
+  package static func withRegistrationSnapshots<Result>(
+    _ body: (inout [RegistrationSnapshot], _ copyNumber: Int) -> Result
+  ) -> Result {
+    let onMainQueue = MainQueue.isCurrent
+    let number = copies.withLock { copies in
+      copies.made += 1
+      copies.begun += 1
+      // Off the main queue it may wait for the main queue first, to copy the main-actor handlers.
+      copies.held.append(HeldCopy(number: copies.begun - 1, endsWithoutTheMainQueue: onMainQueue))
+      return copies.begun - 1
     }
     var snapshots = registrationSnapshots()
-    copies.withLock { $0.made += 1 }
-    let releasedOnMainQueue = !MainQueue.isCurrent && snapshots.contains(where: \.isReleasedOnMainQueue)
-    defer {
-      if releasedOnMainQueue {
-        // The main queue is serial: this block runs after the releases the boxes enqueued.
-        DispatchQueue.main.async { copies.withLock { $0.held -= 1 } }
-      } else {
-        copies.withLock { $0.held -= 1 }
+    let releasedOnMainQueue = !onMainQueue && snapshots.contains(where: \.isReleasedOnMainQueue)
+    copies.withLock { copies in
+      copies.made += 1
+      if let index = copies.held.lastIndex(where: { $0.number == number }) {
+        copies.held[index].endsWithoutTheMainQueue = true
       }
     }
-    let result = body(&snapshots)
+    defer {
+      if releasedOnMainQueue {
+        // Only the main-actor handlers are held now, until the blocks the boxes enqueued have run.
+        // The main queue is serial: this block runs after those.
+        setEndsWithoutTheMainQueue(false, for: number)
+        DispatchQueue.main.async { endCopy(number) }
+      } else {
+        endCopy(number)
+      }
+    }
+    let result = body(&snapshots, number)
     snapshots = []  // The copies go here, before `held` counts them out.
     return result
+  }
+
+  private static func endCopy(_ number: Int) {
+    copies.withLock { copies in
+      if let index = copies.held.firstIndex(where: { $0.number == number }) { copies.held.remove(at: index) }
+    }
   }
 
   private static func registrationSnapshots() -> [RegistrationSnapshot] {

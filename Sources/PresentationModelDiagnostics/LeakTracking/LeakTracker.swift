@@ -136,10 +136,14 @@ public final class LeakTracker: Sendable {
   /// survivors, and so keeps what they capture alive for that moment. When objects are still
   /// alive at the deadline and another report (another test's, running in parallel) holds such
   /// copies, the check waits for it to let go, up to ``reportWaitLimit`` more, then checks again:
-  /// a failing test elsewhere never makes a survivor here.
+  /// a failing test elsewhere never makes a survivor here. It waits only for the copies begun
+  /// before its deadline: one begun later copies only unended registrations, and an object that
+  /// one of those holds is a survivor anyway; so reports made meanwhile cannot keep it waiting.
   ///
-  /// The synchronous form does not wait for another report when it runs on the main queue: that
-  /// report may need the main queue to copy the main-actor center's handlers.
+  /// The synchronous form, when it runs on the main queue, waits only for the reports that can let
+  /// go without the main queue: not for one still waiting for the main queue to copy the
+  /// main-actor handlers, nor for the main-actor handlers a report has copied (main-actor center,
+  /// `observeOnMainActor` and `MainActorMessage` forms), which are released on the main queue.
   ///
   /// - Parameter timeout: How long stragglers may take. `.zero` checks once (twice, around the
   ///   wait for another report).
@@ -148,9 +152,11 @@ public final class LeakTracker: Sendable {
     let clock = ContinuousClock()
     let start = clock.now
     await Polling.poll(timeout: timeout) { liveCount == 0 }
-    if LiveRegistries.handlerCopiesAreHeld, liveCount > 0 {
+    // Only the copies begun by now can hold an object that no unended registration holds.
+    let copiesBegun = LiveRegistries.copiesBegun
+    if LiveRegistries.copiesAreHeld(begunBefore: copiesBegun), liveCount > 0 {
       Self.checksWaitingForAReport.add(1, ordering: .relaxed)
-      await Polling.poll(timeout: Self.reportWaitLimit) { !LiveRegistries.handlerCopiesAreHeld }
+      await Polling.poll(timeout: Self.reportWaitLimit) { !LiveRegistries.copiesAreHeld(begunBefore: copiesBegun) }
       Self.checksWaitingForAReport.subtract(1, ordering: .relaxed)
     }
     return report(waited: start.duration(to: clock.now))
@@ -170,11 +176,16 @@ public final class LeakTracker: Sendable {
     let clock = ContinuousClock()
     let start = clock.now
     let mainQueueWasBlocked = Polling.pollBlocking(timeout: timeout) { liveCount == 0 }
-    // Not on the main queue: the other report may be waiting for it, to copy the main-actor
-    // center's handlers there, and both would wait until the report gave up on them.
-    if !MainQueueProbe.isOnMainQueue, LiveRegistries.handlerCopiesAreHeld, liveCount > 0 {
+    // On the main queue, only for the copies that go without it: another report may be waiting for
+    // the main queue, to copy the main-actor handlers there, or may release those there.
+    let copiesBegun = LiveRegistries.copiesBegun
+    let onMainQueue = MainQueueProbe.isOnMainQueue
+    let copiesAreHeld = {
+      LiveRegistries.copiesAreHeld(begunBefore: copiesBegun, endingWithoutTheMainQueue: onMainQueue)
+    }
+    if copiesAreHeld(), liveCount > 0 {
       Self.checksWaitingForAReport.add(1, ordering: .relaxed)
-      Polling.pollBlocking(timeout: Self.reportWaitLimit) { !LiveRegistries.handlerCopiesAreHeld }
+      Polling.pollBlocking(timeout: Self.reportWaitLimit) { !copiesAreHeld() }
       Self.checksWaitingForAReport.subtract(1, ordering: .relaxed)
     }
     return report(waited: start.duration(to: clock.now), mainQueueWasBlocked: mainQueueWasBlocked)

@@ -18,7 +18,7 @@ enum RetainingObserverFinder {
   /// captured objects' stored properties too, a bounded number of values per handler.
   static func observers(holding objects: [AnyObject]) -> [ObjectIdentifier: [RetainingObserver]] {
     guard CaptureScanner.isAvailable, !objects.isEmpty else { return [:] }
-    return LiveRegistries.withRegistrationSnapshots { snapshots in
+    return LiveRegistries.withRegistrationSnapshots { snapshots, _ in
       var found = observers(holding: objects, among: &snapshots)
       for (object, observers) in found where observers.count > 1 {
         found[object] = inListingOrder(observers)
