@@ -114,16 +114,48 @@ final class XCTestLeakTrackingTests: XCTestCase {
   }
 
   func testFailsOnPurposeOwnerCapturedByItsOwnHandlerIsReportedAtTheObserveLine() {
-    struct Ping: TypedNotification {}
     let center = TypedNotificationCenter()  // dies with the test, and frees the listener
     let listener = Listener()
     trackForLeaks(listener, timeout: .milliseconds(50))
-    let observeLine = #line + 1
-    center.observe(Ping.self, owner: listener) { _, _ in _ = listener }
+    let observeLine = Self.observeCapturingItsOwner(listener, on: center)
     expectLeakFailure(
       atLine: observeLine,
       mentioning: "The handler passed to TypedNotificationCenter.observe(_:owner:) at "
         + "PresentationModelTestingTests/XCTestLeakTrackingTests.swift:\(observeLine) captures its owner, a Listener")
+  }
+
+  private struct Ping: TypedNotification {}
+
+  /// Observes with a handler that captures its own owner, which the debug build's registration
+  /// check finds at this `observe` line (and prints a warning for, once: both callers share it).
+  /// Returns the line.
+  private static func observeCapturingItsOwner(_ listener: Listener, on center: TypedNotificationCenter) -> Int {
+    center.observe(Ping.self, owner: listener) { _, _ in _ = listener }
+    return #line - 1
+  }
+
+  /// The line of the registration the class's `setUp()` made before any of its tests started.
+  // nonisolated(unsafe): written once in `class func setUp()`, which XCTest runs before the
+  // class's first test, on the thread that then runs the tests; only read by tests afterwards.
+  nonisolated(unsafe) private static var registrationBeforeTheTestsLine = 0
+
+  /// A finding made before any test of the class started, while no XCTest observer drops findings
+  /// yet (this class is the first to track leaks): a test must not claim it. The first test of the
+  /// class to call `trackForLeaks` failed for it before, at that `observe` line, whichever test
+  /// that was, and `testAFindingMadeBeforeTheTestStartedIsNotClaimedByIt` finds it unclaimed.
+  override class func setUp() {
+    super.setUp()
+    let center = TypedNotificationCenter()
+    registrationBeforeTheTestsLine = observeCapturingItsOwner(Listener(), on: center)
+  }
+
+  func testAFindingMadeBeforeTheTestStartedIsNotClaimedByIt() {
+    trackForLeaks(Widget(name: "gone at once"))
+    let line = Self.registrationBeforeTheTestsLine
+    XCTAssertNotEqual(line, 0, "class setUp made its registration")
+    XCTAssertFalse(
+      RegistrationDiagnostics.unclaimed.contains { $0.line == line },
+      "a finding made before this test started is left for this test's teardown to claim")
   }
 
   func testFailsOnPurposeBlockingExpectNoObserversIsReportedAtItsLineListingTheLeftover() {

@@ -11,6 +11,8 @@ package enum RegistrationDiagnostics {
     /// The `#fileID` of the `observe` call.
     package let fileID: StaticString
     package let line: Int
+    /// When it was found (when the registration was made).
+    package let madeAt = ContinuousClock.now
   }
 
   /// Receives findings in the task that made the registration; set by the leak harness around a
@@ -69,6 +71,15 @@ package enum RegistrationDiagnostics {
       defer { state.unclaimed = [] }
       return state.unclaimed
     }
+  }
+
+  /// The findings made outside a reporter's scope and not yet claimed, oldest first; leaves them.
+  package static var unclaimed: [Finding] { state.withLock { $0.unclaimed } }
+
+  /// Drops the unclaimed findings made before `instant` (earlier tests' findings, when a test
+  /// harness starts watching in the middle of a run).
+  package static func dropUnclaimed(madeBefore instant: ContinuousClock.Instant) {
+    state.withLock { state in state.unclaimed.removeAll { $0.madeAt < instant } }
   }
 }
 

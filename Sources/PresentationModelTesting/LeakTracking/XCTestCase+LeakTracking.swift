@@ -8,8 +8,8 @@ extension XCTestCase {
   /// was tracked, naming what still holds it. The same block fails the test at the `observe` line
   /// of every registration made during the test that the debug build's registration check found
   /// wrong: a handler that captures its own owner, a sender filter that is a value cast to an
-  /// object. (The first test of a run to call this also claims such findings from earlier tests
-  /// that no leak check claimed, up to 64: from then on, each test's start drops the earlier ones.)
+  /// object. Findings made in earlier tests are not this test's (each was printed as a warning
+  /// when it was made).
   ///
   /// ```swift
   /// import PresentationModelTesting
@@ -45,7 +45,7 @@ extension XCTestCase {
     let (tracker, isNew) = TestCaseTrackers.tracker(for: testCase)
     tracker.track(object, fileID: fileID, filePath: filePath, line: line, column: column)
     guard isNew else { return }
-    RegistrationFindingsObserver.installOnce()
+    RegistrationFindingsObserver.installOnce(during: self)
     addTeardownBlock { @Sendable in
       // Owner-bound handlers that captured their owner during this test: failures at their lines.
       for finding in RegistrationDiagnostics.claimUnreported() { FailureReporter.fail(finding) }
