@@ -223,6 +223,25 @@ import Testing
     Issue.record("in 10 attempts, each while another test's report copied the handlers: \(last)")
   }
 
+  /// Observes through `observe` (a handler capturing one object that `tracker` tracks, on a center
+  /// the caller keeps alive), has another report copy every handler, then drops the token: from
+  /// then on only copies hold the handler. A main-actor registration released off the main queue
+  /// ends in a block it enqueues there; once the block this enqueues after it has run, the center
+  /// has dropped the handler too.
+  private static func endAnObservationAnotherReportCopied(
+    observe: (LeakTracker) -> (center: any Sendable, token: ObserverToken)
+  ) -> (tracker: LeakTracker, center: any Sendable, otherReport: AnotherReport) {
+    let tracker = LeakTracker()
+    let center: any Sendable
+    var token: ObserverToken?
+    (center, token) = observe(tracker)
+    let otherReport = AnotherReport.holdingCopies()
+    token = nil  // the last reference: the observation ends
+    DispatchQueue.main.sync {}
+    withExtendedLifetime(token) {}  // read once more, so that the nil store above is not unused
+    return (tracker, center, otherReport)
+  }
+
   /// What one attempt of the test above saw.
   struct WaitOutcome: Sendable {
     /// The reports of the attempt's checks: the one check's.
@@ -241,23 +260,15 @@ import Testing
   private static func checkWhileAnotherReportHoldsTheHandler(
     on kind: ObservedCenter, checkingOnTheMainQueue: Bool
   ) -> WaitOutcome {
-    let tracker = LeakTracker()
-    let center: any Sendable
-    var token: ObserverToken?
-    (center, token) = kind.observe(capturingOneTrackedBy: tracker)
-    let otherReport = AnotherReport.holdingCopies()
-    token = nil
-    if kind == .mainActor {
-      // Released off the main queue, the token ends its main-actor registration in a block it
-      // enqueued there: once this one has run, so has that one, and the center dropped the handler.
-      DispatchQueue.main.sync {}
+    let (tracker, center, otherReport) = endAnObservationAnotherReportCopied {
+      kind.observe(capturingOneTrackedBy: $0)
     }
     guard tracker.liveCount == 1 else {
       // The other report did not copy the handler: it gave up waiting for a busy main queue to
       // read the main-actor center (a report waits 2 s). Nothing to see in this attempt.
       otherReport.letGo()
       otherReport.waitUntilReturned()
-      withExtendedLifetime((center, token)) {}
+      withExtendedLifetime(center) {}
       return WaitOutcome(reports: [], letGoWhileACheckWaited: false, copied: false)
     }
     #expect(LiveRegistries.handlerCopiesAreHeld)
@@ -285,7 +296,7 @@ import Testing
     ]
     checkReturned.store(true, ordering: .relaxed)
     otherReport.waitUntilReturned()
-    withExtendedLifetime((center, token)) {}
+    withExtendedLifetime(center) {}
     return WaitOutcome(
       reports: reports, letGoWhileACheckWaited: letGoWhileACheckWaited.load(ordering: .relaxed), copied: true)
   }
@@ -334,15 +345,11 @@ import Testing
 
   private static func dropCopiesWhileTheMainQueueIsBusy(form: MainActorHandlerForm) -> MainQueueReleaseOutcome {
     var seen = MainQueueReleaseOutcome()
-    let tracker = LeakTracker()
-    let center: any Sendable
-    var token: ObserverToken?
-    (center, token) = form.observe(capturingOneTrackedBy: tracker)
-    let otherReport = AnotherReport.holdingCopies()
-    token = nil
-    // The center released its handler, on the main queue: only copies hold it now, and only copies
-    // begun before this point can (later ones do not see the ended registration).
-    DispatchQueue.main.sync {}
+    let (tracker, center, otherReport) = endAnObservationAnotherReportCopied {
+      form.observe(capturingOneTrackedBy: $0)
+    }
+    // Only copies hold the handler now, and only copies begun before this point can (later ones
+    // do not see the ended registration).
     let copiesBegun = LiveRegistries.copiesBegun
     let giveUp = ContinuousClock.now + .seconds(20)
     while LiveRegistries.heldCopies(begunBefore: copiesBegun) != [otherReport.copyNumber], ContinuousClock.now < giveUp
@@ -372,7 +379,7 @@ import Testing
     DispatchQueue.main.sync {}  // the release, and then the count
     seen.heldAfter = LiveRegistries.heldCopies(begunBefore: copiesBegun).contains(otherReport.copyNumber)
     seen.aliveAfter = tracker.liveCount == 1
-    withExtendedLifetime((center, token)) {}
+    withExtendedLifetime(center) {}
     return seen
   }
 

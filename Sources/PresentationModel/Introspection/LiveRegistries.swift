@@ -63,6 +63,22 @@ package enum LiveRegistries {
     var begun = 0
     /// The copies still held, in the order they began (rarely more than a few).
     var held: [HeldCopy] = []
+
+    /// Gives the next copy its number and counts it as held.
+    mutating func begin(endingWithoutTheMainQueue ends: Bool) -> Int {
+      made += 1
+      begun += 1
+      held.append(HeldCopy(number: begun - 1, endsWithoutTheMainQueue: ends))
+      return begun - 1
+    }
+
+    mutating func setEndsWithoutTheMainQueue(_ ends: Bool, for number: Int) {
+      if let index = held.firstIndex(where: { $0.number == number }) { held[index].endsWithoutTheMainQueue = ends }
+    }
+
+    mutating func end(_ number: Int) {
+      if let index = held.firstIndex(where: { $0.number == number }) { held.remove(at: index) }
+    }
   }
 
   private struct HeldCopy {
@@ -113,14 +129,6 @@ package enum LiveRegistries {
     }
   }
 
-  private static func setEndsWithoutTheMainQueue(_ ends: Bool, for number: Int) {
-    copies.withLock { copies in
-      if let index = copies.held.firstIndex(where: { $0.number == number }) {
-        copies.held[index].endsWithoutTheMainQueue = ends
-      }
-    }
-  }
-
   static func remove(_ registry: ObjectIdentifier) {
     _ = entries.withLock { $0.removeValue(forKey: registry) }
   }
@@ -143,40 +151,27 @@ package enum LiveRegistries {
     _ body: (inout [RegistrationSnapshot], _ copyNumber: Int) -> Result
   ) -> Result {
     let onMainQueue = MainQueue.isCurrent
-    let number = copies.withLock { copies in
-      copies.made += 1
-      copies.begun += 1
-      // Off the main queue it may wait for the main queue first, to copy the main-actor handlers.
-      copies.held.append(HeldCopy(number: copies.begun - 1, endsWithoutTheMainQueue: onMainQueue))
-      return copies.begun - 1
-    }
+    // Off the main queue it may wait for the main queue first, to copy the main-actor handlers.
+    let number = copies.withLock { $0.begin(endingWithoutTheMainQueue: onMainQueue) }
     var snapshots = registrationSnapshots()
     let releasedOnMainQueue = !onMainQueue && snapshots.contains(where: \.isReleasedOnMainQueue)
     copies.withLock { copies in
       copies.made += 1
-      if let index = copies.held.lastIndex(where: { $0.number == number }) {
-        copies.held[index].endsWithoutTheMainQueue = true
-      }
+      copies.setEndsWithoutTheMainQueue(true, for: number)
     }
     defer {
       if releasedOnMainQueue {
         // Only the main-actor handlers are held now, until the blocks the boxes enqueued have run.
         // The main queue is serial: this block runs after those.
-        setEndsWithoutTheMainQueue(false, for: number)
-        DispatchQueue.main.async { endCopy(number) }
+        copies.withLock { $0.setEndsWithoutTheMainQueue(false, for: number) }
+        DispatchQueue.main.async { copies.withLock { $0.end(number) } }
       } else {
-        endCopy(number)
+        copies.withLock { $0.end(number) }
       }
     }
     let result = body(&snapshots, number)
     snapshots = []  // The copies go here, before `held` counts them out.
     return result
-  }
-
-  private static func endCopy(_ number: Int) {
-    copies.withLock { copies in
-      if let index = copies.held.firstIndex(where: { $0.number == number }) { copies.held.remove(at: index) }
-    }
   }
 
   private static func registrationSnapshots() -> [RegistrationSnapshot] {
