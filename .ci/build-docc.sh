@@ -19,19 +19,42 @@ if [[ $spi_targets != "${modules[*]}" ]]; then
   echo "build-docc: .spi.yml's documentation_targets are '$spi_targets', expected '${modules[*]}'" >&2
   exit 1
 fi
-# The guides are articles of the catalogs, one source for GitHub and the site: a Markdown file left
-# in Docs/ would be missing from the site.
-strays="$(find Docs -name '*.md' 2>/dev/null | LC_ALL=C sort || true)"
-if [[ -n $strays ]]; then
-  echo "build-docc: guides outside the DocC catalogs, missing from the site; git mv them into" \
-    "Sources/PresentationModel/PresentationModel.docc (Examples/ for an example) and link them with <doc:Name>:" >&2
-  sed 's/^/  /' <<<"$strays" >&2
+# The guides live in Docs/ (the repository's layout: Package.swift, Sources, Tests, Docs) and are
+# articles of the PresentationModel catalog through symbolic links: Docs/X.md is linked from
+# Sources/PresentationModel/PresentationModel.docc/Docs/X.md (docc reads a linked file, not a linked
+# folder, so each file has its link). One source for GitHub, this site and the Swift Package Index.
+catalog_docs=Sources/PresentationModel/PresentationModel.docc/Docs
+layout_errors=()
+while IFS= read -r guide; do
+  link="$catalog_docs/${guide#Docs/}"
+  if [[ ! -L $link || "$(readlink -f "$link")" != "$(readlink -f "$guide")" ]]; then
+    target="$(realpath --relative-to="$(dirname "$link")" "$guide")"
+    layout_errors+=("$guide is not linked from the catalog (missing from the site): ln -s $target $link")
+  fi
+done < <(find Docs -name '*.md' 2>/dev/null | LC_ALL=C sort)
+while IFS= read -r link; do
+  if [[ ! -e $link ]]; then
+    layout_errors+=("$link is a link to $(readlink "$link"), which does not exist")
+  elif [[ "$(readlink -f "$link")" != "$(readlink -f "$repo")/Docs/"* ]]; then
+    layout_errors+=("$link links outside Docs/: $(readlink -f "$link")")
+  fi
+done < <(find Sources -path '*.docc/*' -type l | LC_ALL=C sort)
+# A catalog's own files are its landing page and documentation extensions (`# ``Symbol```); an
+# article written there would be missing from Docs/.
+while IFS= read -r article; do
+  if [[ "$(head -n 1 "$article")" != "# \`\`"* ]]; then
+    layout_errors+=("$article is a guide inside a catalog: git mv it to Docs/ and link it from $catalog_docs")
+  fi
+done < <(find Sources -path '*.docc/*' -type f -name '*.md' | LC_ALL=C sort)
+if ((${#layout_errors[@]} > 0)); then
+  echo "build-docc: the guides and the catalogs disagree:" >&2
+  printf '  %s\n' "${layout_errors[@]}" >&2
   exit 1
 fi
 # A Markdown link to a file (`[Performance](Performance.md)`) or to GitHub's id of a heading
 # (`[x](#some-heading)`) works on GitHub but is dead in the site, and docc does not warn about it:
 # write <doc:Performance> or <doc:Performance#Some-heading>.
-file_links="$(grep -rnE '\]\(([^)#:]*\.md(#[^)]*)?|#[^)]*)\)' Sources --include='*.md' || true)"
+file_links="$(grep -rnE '\]\(([^)#:]*\.md(#[^)]*)?|#[^)]*)\)' Docs Sources --include='*.md' || true)"
 if [[ -n $file_links ]]; then
   echo "build-docc: links to Markdown files or GitHub heading ids, dead in the site; write <doc:Name> (or <doc:Name#Heading>):" >&2
   sed 's/^/  /' <<<"$file_links" >&2

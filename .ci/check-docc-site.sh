@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Opens the documentation site that .ci/build-docc.sh built in headless Chromium: the landing page,
-# each module's page, EVERY article of every catalog (Sources/<Module>/<Module>.docc/**/*.md, so an
-# article that the site lacks fails) and one symbol page per module must render (heading and window
-# title present) with no console error, uncaught exception or failed request, no broken link within
-# the site and no code listing cut at its edge. Screenshots of every page are kept in
-# .build/docc-screenshots/.
+# each module's page, EVERY article of every catalog (Sources/<Module>/<Module>.docc/**/*.md, the
+# guides of Docs/ among them through their links, so an article that the site lacks fails) and one
+# symbol page per module must render (heading and window title present) with no console error,
+# uncaught exception or failed request, no broken link within the site and no code listing cut at
+# its edge. Screenshots of every page are kept in .build/docc-screenshots/.
 #
 # Chromium comes from the Debian packages; this script installs it when it is missing (as root, or
 # through sudo). The site is served from 127.0.0.1 by python3's http.server, because DocC's pages

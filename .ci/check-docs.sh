@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of README.md and every article of the DocC catalogs against
+# Compiles every ```swift block of README.md, of the guides in Docs/ and of the DocC catalogs' own pages against
 # this package, so a documentation example that stops compiling fails CI.
 #
 # How: each block becomes one target of a generated SwiftPM package that depends on this package by
@@ -33,7 +33,8 @@ else
     {
       [[ -f README.md ]] && echo README.md
       [[ -d Docs ]] && find Docs -name '*.md'
-      find Sources -path '*.docc/*' -name '*.md'
+      # The catalogs link the guides of Docs/ (symbolic links): their own files only, not twice.
+      find Sources -path '*.docc/*' -type f -name '*.md'
     } | LC_ALL=C sort
   )
 fi

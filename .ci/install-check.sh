@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves Getting started (PresentationModel.docc/GettingStarted.md) works as written: builds a new
+# Proves Getting started (Docs/GettingStarted.md) works as written: builds a new
 # package whose Package.swift is the guide's manifest, with only the dependency URL swapped for a
 # local git repository made from this checkout, and whose files are the guide's step listings, each
 # written to the path its first line names (`// Sources/FirstSteps/main.swift`); then runs the
@@ -14,7 +14,7 @@
 # are checked too.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-guide="$root/Sources/PresentationModel/PresentationModel.docc/GettingStarted.md"
+guide="$root/Docs/GettingStarted.md"
 work="${INSTALL_CHECK_DIR:-$root/.build/install-check}"
 remote="$work/PresentationModel"  # the last path component is the package identity the snippet names
 app="$work/ByURL/MyApp"  # the path form below needs MyApp beside PresentationModel
