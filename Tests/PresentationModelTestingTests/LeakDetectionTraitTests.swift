@@ -146,4 +146,18 @@ import Testing
     let tracker = try #require(LeakTracker.current)
     #expect(tracker.liveCount == 0)
   }
+
+  /// Kept for the process's lifetime, as an app-wide observation would be.
+  private static let appWide = TypedNotificationCenter()
+  private static let appWideObservations = ObserverBag()
+
+  struct Launched: TypedNotification {}
+
+  /// A test's own trait settles what is checked, inside a suite that has the trait too: one scope,
+  /// the test's settings. This test keeps an observation on purpose, which the suite's default
+  /// level would report.
+  @Test(.detectsLeaks(.trackedObjects)) func aTestsOwnLevelWinsOverItsSuites() throws {
+    Self.appWide.observe(Launched.self) { _ in }.store(in: Self.appWideObservations)
+    #expect(Self.appWide.observerCount(for: Launched.self) >= 1)
+  }
 }

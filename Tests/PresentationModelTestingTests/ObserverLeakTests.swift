@@ -32,7 +32,7 @@ import Testing
 
   private static func runInTraitScope(_ body: @escaping @Sendable () async throws -> Void) async throws {
     let test = try #require(Test.current)
-    try await LeakDetectionTrait(timeout: .milliseconds(50)).provideScope(
+    try await LeakDetectionTrait(.trackedObjects, timeout: .milliseconds(50)).provideScope(
       for: test, testCase: Test.Case.current, performing: body)
   }
 

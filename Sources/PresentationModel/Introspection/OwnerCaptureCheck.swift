@@ -19,26 +19,6 @@ package enum RegistrationDiagnostics {
   /// test (`@Test(.detectsLeaks)`).
   @TaskLocal package static var reporter: (@Sendable (Finding) -> Void)?
 
-  /// The registrations made in one scope (a test), so that diagnostics which read captured
-  /// objects' stored properties can keep to the objects of that test, not those other tests are
-  /// changing in parallel. Debug builds record into it.
-  package final class RegistrationLog: Sendable {
-    private let identities = LockedState<Set<ObjectIdentifier>>([])
-
-    package init() {}
-
-    func insert(_ registration: ObjectIdentifier) {
-      _ = identities.withLock { $0.insert(registration) }
-    }
-
-    package func contains(_ registration: ObjectIdentifier) -> Bool {
-      identities.withLock { $0.contains(registration) }
-    }
-  }
-
-  /// The log registrations made in this task are recorded in; set by the leak harness.
-  @TaskLocal package static var log: RegistrationLog?
-
   private struct State {
     var warnedSites: Set<String> = []
     var unclaimed: [Finding] = []

@@ -39,10 +39,14 @@ protocol ObservationRegistry: AnyObject, Sendable {
   /// by type, in registration order within a type. Copied out; loads no owner and changes nothing.
   func unendedRegistrations(of notificationType: ObjectIdentifier?) -> [RegistrationCore]
 
-  /// ``unendedRegistrations(of:)`` for every type, each with its handler (for the leak harness,
-  /// which scans the handler's captures). A handler that may hold main-actor state is handed out in
-  /// a ``MainActorReleased`` box.
-  func unendedRegistrationsWithHandlers() -> [RegisteredHandler]
+  /// ``unendedRegistrations(of:)`` for every type that `isIncluded` accepts, each with its handler
+  /// (for the leak harness, which scans the handler's captures). A handler that may hold main-actor
+  /// state is handed out in a ``MainActorReleased`` box.
+  ///
+  /// `isIncluded` is called with the registry's storage locked, before anything is copied, so that
+  /// no handler the caller does not want is retained even for a moment (another test may be
+  /// waiting for what it captures to go). It must not call into a center.
+  func unendedRegistrationsWithHandlers(where isIncluded: @Sendable (RegistrationCore) -> Bool) -> [RegisteredHandler]
 }
 
 /// The conformers of ``ObservationRegistry``, one byte that a registration stores beside a weak
@@ -68,13 +72,13 @@ struct RegisteredHandler: @unchecked Sendable {
 }
 
 extension ObservationRegistry {
-  /// The start of every registration of every center: records it for the leak harness, checks in
-  /// debug builds that an owner-bound handler does not capture its owner and that a sender filter
-  /// is not a value cast to an object (``SenderCheck``), and ends it at once if its owner or sender
-  /// is already deinitialising.
+  /// The start of every registration of every center: records it in the leak harness's log of the
+  /// running test (``LeakScopeLog``), checks in debug builds that an owner-bound handler does not
+  /// capture its owner and that a sender filter is not a value cast to an object (``SenderCheck``),
+  /// and ends it at once if its owner or sender is already deinitialising.
   ///
   /// - Parameters:
-  ///   - registration: The new registration, not yet in the center's storage.
+  ///   - token: The token of the new registration, which is not yet in the center's storage.
   ///   - handler: The handler as the caller passed it, for the owner-capture check (debug builds
   ///     only: release builds never evaluate it).
   ///   - form: The `observe` form, for the owner-capture message (`observe(_:owner:)`).
@@ -83,11 +87,11 @@ extension ObservationRegistry {
   /// - Returns: Whether the center should store it (`false`: it has ended).
   @inline(__always)
   func admit(
-    _ registration: RegistrationCore, handler: @autoclosure () -> Any, form: StaticString, fileID: StaticString,
-    line: Int
+    _ token: ObserverToken, handler: @autoclosure () -> Any, form: StaticString, fileID: StaticString, line: Int
   ) -> Bool {
+    let registration = token.registration
+    LeakScopeLog.inScope?.record(token)
     #if DEBUG
-      RegistrationDiagnostics.log?.insert(ObjectIdentifier(registration))
       if registration.flags.contains(.hasOwner), let owner = registration.owner {
         OwnerLoadProbe.loaded(owner)
         // A main-actor handler boxed to be released on the main queue is scanned as the caller's.
@@ -135,7 +139,8 @@ extension ObservationRegistry {
 
   /// Every live registration with its handler, in listing order, for the leak harness.
   var snapshots: [RegistrationSnapshot] {
-    Self.listingOrder(unendedRegistrationsWithHandlers().compactMap(RegistrationSnapshot.init), \.registration)
+    Self.listingOrder(
+      unendedRegistrationsWithHandlers { _ in true }.compactMap(RegistrationSnapshot.init), \.registration)
   }
 
   /// Ends the registrations of `notificationType` (every type when `nil`) whose owner or sender

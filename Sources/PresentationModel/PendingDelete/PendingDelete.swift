@@ -131,22 +131,31 @@ public final class PendingDelete {
   /// }
   /// ```
   ///
+  /// Under `@Test(.detectsLeaks)` (PresentationModelTesting), a widget handed over here in the test
+  /// must have been disposed and deinitialised when the test ends; otherwise the test fails at this
+  /// call. A fade cancelled with ``cancel(_:)`` or ``cancelAll()`` is not counted.
+  ///
   /// - Parameters:
   ///   - widget: The widget to delete. If it is already fading here, this call joins that fade. If
   ///     this `PendingDelete` already disposed it, nothing is done again and `completion` is called
   ///     with ``Outcome/disposed`` at once.
+  ///   - fileID: Leave the default; a leak check names this call's file.
+  ///   - line: Leave the default; a leak check fails the test at this line.
   ///   - completion: Called once, on the main actor, after the widget was disposed or the fade was
   ///     cancelled.
-  public func fadeOutAndDispose(_ widget: any Fadable, completion: Completion? = nil) {
+  public func fadeOutAndDispose(
+    _ widget: any Fadable, fileID: StaticString = #fileID, line: Int = #line, completion: Completion? = nil
+  ) {
     if let fade = inFlight[fadeKey(of: widget)], fade.join(completion) { return }
     if disposedWidgets.contains(widget) {
       completion?(.disposed)
       return
     }
     startedCount += 1
+    let record = LeakScopeLog.inScope?.recordFade(of: identity(of: widget), fileID: fileID, line: line, steps: steps)
     let fade = FadeOut(
       widget: widget, steps: steps, duration: duration, scheduler: scheduler, owner: self,
-      startIndex: startedCount, completion: completion)
+      startIndex: startedCount, record: record, completion: completion)
     inFlight[fadeKey(of: widget)] = fade
     fade.start()
   }
@@ -167,9 +176,11 @@ public final class PendingDelete {
   /// > Note: Cancelling the calling task does not cancel the fade (it may have been joined by
   /// > others); use ``cancel(_:)``.
   @discardableResult
-  public func fadeOutAndDispose(_ widget: any Fadable) async -> Outcome {
+  public func fadeOutAndDispose(
+    _ widget: any Fadable, fileID: StaticString = #fileID, line: Int = #line
+  ) async -> Outcome {
     await withCheckedContinuation { continuation in
-      fadeOutAndDispose(widget) { outcome in continuation.resume(returning: outcome) }
+      fadeOutAndDispose(widget, fileID: fileID, line: line) { outcome in continuation.resume(returning: outcome) }
     }
   }
 

@@ -1,5 +1,3 @@
-package import Synchronization
-
 /// Tracks objects that should deallocate, and reports the ones that did not.
 ///
 /// Track each object a test creates and expects to be gone at the end; then check. The check polls
@@ -53,13 +51,6 @@ public final class LeakTracker: Sendable {
   /// How long `checkForLeaks(timeout:)` waits for stragglers unless told otherwise: one second.
   public static let defaultTimeout: Duration = .seconds(1)
 
-  /// How much longer than its timeout `checkForLeaks(timeout:)` waits, when objects are still
-  /// alive, for another test's leak report to let go of the handler copies it holds: two seconds.
-  public static let reportWaitLimit: Duration = .seconds(2)
-
-  /// Checks waiting now for another report's handler copies to go; for tests.
-  package static let checksWaitingForAReport = Atomic<Int>(0)
-
   private struct Entry: Sendable {
     let reference: WeakReference
     let typeName: String
@@ -76,9 +67,23 @@ public final class LeakTracker: Sendable {
   }
 
   private let entries = LockedState(Entries())
+  /// The registrations a report may copy handlers of: those of the test that made the tracker.
+  private let log: LeakScopeLog?
 
   /// Creates a tracker with nothing tracked.
-  public init() {}
+  ///
+  /// Made inside a test that detects leaks, its reports look for holders among that test's own
+  /// observers only (never copying another test's handlers, which would keep what they capture
+  /// alive while the report runs); made elsewhere (an app's debug build, a tool), among every live
+  /// center's.
+  public init() {
+    log = LeakScopeLog.inScope
+  }
+
+  /// A tracker whose reports look for holders among the observers recorded in `log`.
+  package init(log: LeakScopeLog?) {
+    self.log = log
+  }
 
   /// The tracker of the Swift Testing test (or test case) running the caller, when that test has
   /// the `.detectsLeaks` trait; `nil` elsewhere.
@@ -132,33 +137,12 @@ public final class LeakTracker: Sendable {
   /// Checks once immediately (so a passing check does not wait), then again after a `Task.yield()`
   /// and after short sleeps, growing from 1 ms to 20 ms, until the deadline.
   ///
-  /// A leak report copies the handlers of every live center while it looks for what holds its
-  /// survivors, and so keeps what they capture alive for that moment. When objects are still
-  /// alive at the deadline and another report (another test's, running in parallel) holds such
-  /// copies, the check waits for it to let go, up to ``reportWaitLimit`` more, then checks again:
-  /// a failing test elsewhere never makes a survivor here. It waits only for the copies begun
-  /// before its deadline: one begun later copies only unended registrations, and an object that
-  /// one of those holds is a survivor anyway; so reports made meanwhile cannot keep it waiting.
-  ///
-  /// The synchronous form, when it runs on the main queue, waits only for the reports that can let
-  /// go without the main queue: not for one still waiting for the main queue to copy the
-  /// main-actor handlers, nor for the main-actor handlers a report has copied (main-actor center,
-  /// `observeOnMainActor` and `MainActorMessage` forms), which are released on the main queue.
-  ///
-  /// - Parameter timeout: How long stragglers may take. `.zero` checks once (twice, around the
-  ///   wait for another report).
+  /// - Parameter timeout: How long stragglers may take. `.zero` checks once.
   /// - Returns: The survivors, each with its type, the `track` call and what holds it.
   public func checkForLeaks(timeout: Duration = LeakTracker.defaultTimeout) async -> LeakReport {
     let clock = ContinuousClock()
     let start = clock.now
     await Polling.poll(timeout: timeout) { liveCount == 0 }
-    // Only the copies begun by now can hold an object that no unended registration holds.
-    let copiesBegun = LiveRegistries.copiesBegun
-    if LiveRegistries.copiesAreHeld(begunBefore: copiesBegun), liveCount > 0 {
-      Self.checksWaitingForAReport.add(1, ordering: .relaxed)
-      await Polling.poll(timeout: Self.reportWaitLimit) { !LiveRegistries.copiesAreHeld(begunBefore: copiesBegun) }
-      Self.checksWaitingForAReport.subtract(1, ordering: .relaxed)
-    }
     return report(waited: start.duration(to: clock.now))
   }
 
@@ -176,35 +160,30 @@ public final class LeakTracker: Sendable {
     let clock = ContinuousClock()
     let start = clock.now
     let mainQueueWasBlocked = Polling.pollBlocking(timeout: timeout) { liveCount == 0 }
-    // On the main queue, only for the copies that go without it: another report may be waiting for
-    // the main queue, to copy the main-actor handlers there, or may release those there.
-    let copiesBegun = LiveRegistries.copiesBegun
-    let onMainQueue = MainQueueProbe.isOnMainQueue
-    let copiesAreHeld = {
-      LiveRegistries.copiesAreHeld(begunBefore: copiesBegun, endingWithoutTheMainQueue: onMainQueue)
-    }
-    if copiesAreHeld(), liveCount > 0 {
-      Self.checksWaitingForAReport.add(1, ordering: .relaxed)
-      Polling.pollBlocking(timeout: Self.reportWaitLimit) { !copiesAreHeld() }
-      Self.checksWaitingForAReport.subtract(1, ordering: .relaxed)
-    }
     return report(waited: start.duration(to: clock.now), mainQueueWasBlocked: mainQueueWasBlocked)
+  }
+
+  /// The report of the objects alive now, without waiting, and those objects (held strongly until
+  /// the caller lets go): for a harness that waited itself, for more than the tracked objects.
+  package func reportNow(waited: Duration) -> (report: LeakReport, survivors: [AnyObject]) {
+    let (trackedCount, alive) = liveObjects()
+    return (report(trackedCount: trackedCount, alive: alive, waited: waited), alive.map(\.object))
   }
 
   private func report(waited: Duration, mainQueueWasBlocked: Bool = false) -> LeakReport {
     let (trackedCount, alive) = liveObjects()
+    return report(trackedCount: trackedCount, alive: alive, waited: waited, mainQueueWasBlocked: mainQueueWasBlocked)
+  }
+
+  private func report(
+    trackedCount: Int, alive: [(entry: Entry, object: AnyObject)], waited: Duration, mainQueueWasBlocked: Bool = false
+  ) -> LeakReport {
     let roots = alive.map(\.object)
-    let observers = RetainingObserverFinder.observers(holding: roots)
-    var heapScans = UntrackedHolderFinder.isEnabled ? UntrackedHolderFinder.maximumSurvivors : 0
+    let holders = Holders.of(roots, roots: roots, log: log)
     let reported = alive.map { entry, object in
-      var paths = RetainingPathFinder.paths(to: object, from: roots)
-      let holdingObservers = observers[ObjectIdentifier(object)] ?? []
-      if paths.isEmpty, holdingObservers.isEmpty, heapScans > 0 {
-        heapScans -= 1
-        paths = UntrackedHolderFinder.paths(to: object)
-      }
+      let held = holders[ObjectIdentifier(object)] ?? Holders()
       return LeakReport.Survivor(
-        typeName: entry.typeName, site: entry.site, retainingPaths: paths, retainingObservers: holdingObservers)
+        typeName: entry.typeName, site: entry.site, retainingPaths: held.paths, retainingObservers: held.observers)
     }
     return LeakReport(
       trackedCount: trackedCount, survivors: reported, waited: waited,

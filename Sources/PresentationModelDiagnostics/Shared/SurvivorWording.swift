@@ -48,6 +48,37 @@ package enum SurvivorWording {
       + trackingAndHolders(of: survivor)
   }
 
+  /// The failure for a registration a test made and left live, at its `observe` line:
+  /// `Observer still registered 1.0 s after the test ended: Saved observed by Listener at …, posting
+  /// thread. Its owner, a Listener, is still alive, held by:`, then one holder a line.
+  package static func leftoverObserver(_ observer: TestLeftovers.Observer, waited: Duration) -> String {
+    "Observer still registered \(waited.roundedSeconds) s after the test ended: \(observer.registration). "
+      + sentence(observer.reason) + holderLines(observer.holders)
+  }
+
+  /// The failure for a widget a test handed to a `PendingDelete` and that is not gone, at the
+  /// `fadeOutAndDispose` call: `Widget not gone 1.0 s after the test ended: a MyApp.NodeWidget
+  /// handed to PendingDelete at …; it was disposed but is still alive, held by:`, then one holder a
+  /// line.
+  package static func leftoverWidget(_ widget: TestLeftovers.Widget, waited: Duration) -> String {
+    "Widget not gone \(waited.roundedSeconds) s after the test ended: a \(widget.typeName) handed to PendingDelete "
+      + "at \(widget.fileID):\(widget.line). " + sentence(widget.reason)
+      + (widget.reason.hasPrefix("its fade") ? "." : holderLines(widget.holders))
+  }
+
+  /// `Its owner …` from `its owner …`.
+  private static func sentence(_ reason: String) -> String {
+    reason.prefix(1).uppercased() + reason.dropFirst()
+  }
+
+  /// `, held by:` and one holder a line (`- Canvas.widgets[2]`), or `.` and where to look when none
+  /// was found.
+  static func holderLines(_ holders: Holders) -> String {
+    guard !holders.isEmpty else { return ". " + noHolderFound }
+    let lines = holders.paths + holders.observers.map(\.description)
+    return ", held by:\n" + lines.map { "- " + $0 }.joined(separator: "\n")
+  }
+
   /// One live registration, as `expectNoObservers` lists it: its description, with its owner told
   /// apart from others of its type, by the owner's `description` when its type has one and by a
   /// short identity otherwise: `Saved observed by Listener #4a3b20 at …`.

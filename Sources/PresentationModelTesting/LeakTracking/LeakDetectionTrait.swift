@@ -1,11 +1,17 @@
 public import Testing
 
-/// A Swift Testing trait that checks, when a test ends, that everything it tracked deallocated.
+/// A Swift Testing trait that checks, when a test ends, that what it made is gone: the objects it
+/// tracked, and every observer registration and pending-delete widget it made.
 ///
-/// Add it to a test (or a suite, where it applies to every test inside) and track objects with
-/// ``trackForLeaks(_:fileID:filePath:line:column:)``. After the test body returns (or throws), the
-/// trait waits up to its timeout for the tracked objects to deallocate and records one issue per
-/// survivor, at the line where it was tracked, naming what still holds it.
+/// Add it to a test (or a suite, where it applies to every test inside). When the test body
+/// returns (or throws), the trait waits up to its timeout, then records one issue for each thing
+/// left behind, at the line that made it, naming what still holds it:
+/// - an object tracked with ``trackForLeaks(_:fileID:filePath:line:column:)`` that is still alive
+///   (at the `trackForLeaks` line);
+/// - a registration made in the test, on any center, that is still live: its owner, its token or
+///   its async sequence is still alive (at the `observe` line);
+/// - a widget handed to a `PendingDelete` in the test whose fade did not finish, or that was
+///   disposed and is still alive (at the `fadeOutAndDispose` line; a cancelled fade is not counted).
 ///
 /// ```swift
 /// import PresentationModelTesting
@@ -22,43 +28,104 @@ public import Testing
 /// }
 /// ```
 ///
-/// > Note: Each test, and each case of a parameterized test, gets its own tracker in a task-local
-/// > value, so tests running in parallel never see each other's objects. Child tasks of the test
-/// > inherit it; detached tasks do not. A test that tracks nothing passes.
+/// `.detectsLeaks(.trackedObjects)` checks the tracked objects only (a test that keeps
+/// registrations on purpose, such as one that sets up an app-wide observer).
+///
+/// > Note: Each test, and each case of a parameterized test, gets its own scope in task-local
+/// > values, so tests running in parallel never see each other's objects, registrations or widgets.
+/// > Child tasks of the test inherit it (task groups, `async let`, `Task {}`); detached tasks,
+/// > Dispatch blocks and threads do not: what they make is not checked (missed, never blamed on
+/// > another test). A test that made nothing passes.
 public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
-  /// How long survivors may take to deallocate after the test body ends.
+  /// What the trait checks when a test ends. Each level checks what the ones before it do.
+  public struct Level: Sendable, Hashable, Comparable, CustomStringConvertible {
+    private let rank: Int
+    public let description: String
+
+    /// The objects the test tracked with ``trackForLeaks(_:fileID:filePath:line:column:)``, and
+    /// nothing else.
+    public static let trackedObjects = Level(rank: 0, description: "trackedObjects")
+    /// The tracked objects, and every registration the test made on any center (typed,
+    /// main-actor, the Foundation bridge, async sequences included) and every widget it handed to
+    /// a `PendingDelete`: the default. Uses only this package's own bookkeeping, so it works the
+    /// same on every platform.
+    public static let observersAndWidgets = Level(rank: 1, description: "observersAndWidgets")
+
+    public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
+  }
+
+  /// What a test is expected to leave behind: a regression test of a known leak, or of a leak
+  /// check.
+  public struct Expectation: Sendable {
+    /// The types whose leaks are expected; empty: any leak.
+    let types: [any AnyObject.Type]
+
+    /// At least one leak of any kind: each one found is recorded as a known issue (see
+    /// `withKnownIssue`), and the test fails if none is found.
+    public static var anyLeak: Expectation { Expectation(types: []) }
+
+    /// At least one leak of each of `types`: a leaked object of one of them, a registration whose
+    /// owner is one, or a widget of one. Those are recorded as known issues; any other leak fails
+    /// the test as usual, and so does a type of which no leak was found.
+    public static func leaks(of types: [any AnyObject.Type]) -> Expectation { Expectation(types: types) }
+  }
+
+  /// What is checked when a test ends.
+  public let level: Level
+  /// How long what the test made may take to go after the test body ends.
   public let timeout: Duration
+  /// What the test is expected to leave behind; `nil`: nothing.
+  public let expectation: Expectation?
 
   /// Applied to a suite, the trait applies to each test in it.
   public var isRecursive: Bool { true }
 
   /// Creates the trait; prefer ``Testing/Trait/detectsLeaks`` or
-  /// ``Testing/Trait/detectsLeaks(timeout:)``.
-  public init(timeout: Duration = LeakTracker.defaultTimeout) {
+  /// ``Testing/Trait/detectsLeaks(_:timeout:expecting:)``.
+  public init(
+    _ level: Level = .observersAndWidgets, timeout: Duration = LeakTracker.defaultTimeout,
+    expecting expectation: Expectation? = nil
+  ) {
+    self.level = level
     self.timeout = timeout
+    self.expectation = expectation
   }
 
-  /// Scopes each test case (never a whole suite) so every case has its own tracker.
+  /// Scopes each test case (never a whole suite) so every case has its own tracker and log.
   public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
     testCase == nil ? nil : self
   }
 
-  /// Runs `function` with a fresh tracker in scope, then records an issue for each survivor. While
-  /// it runs, an owner-bound registration whose handler captures its owner records an issue at its
-  /// `observe` line.
+  /// Runs `function` with a fresh tracker and log in scope, then records an issue for each thing
+  /// left behind. While it runs, an owner-bound registration whose handler captures its owner
+  /// records an issue at its `observe` line.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let tracker = LeakTracker()
-    // The test's registrations: the report reads captured objects' stored properties only for
-    // these, never for objects of tests running in parallel.
-    let registrations = RegistrationDiagnostics.RegistrationLog()
+    // A test under the trait twice (a suite's and its own) gets one scope, with the most specific
+    // trait's settings: the test's own, which the testing library lists after the suite's.
+    if Self.isInScope {
+      try await function()
+      return
+    }
+    let effective = test.traits.last { $0 is LeakDetectionTrait } as? LeakDetectionTrait ?? self
+    try await Self.$isInScope.withValue(true) {
+      try await effective.runInScope(function)
+    }
+  }
+
+  /// Whether the current task already runs in the trait's scope.
+  @TaskLocal private static var isInScope = false
+
+  private func runInScope(_ function: @Sendable () async throws -> Void) async throws {
+    let log = LeakScopeLog()
+    let tracker = LeakTracker(log: log)
     let bodyError: (any Error)?
     do {
       // Registrations made in the test whose handler captures its own owner fail the test at their
       // `observe` line at once, even if the center (and so the owner) is gone by the end.
       try await RegistrationDiagnostics.$reporter.withValue(FailureReporter.fail) {
-        try await RegistrationDiagnostics.$log.withValue(registrations) {
+        try await LeakScopeLog.withScope(log) {
           try await LeakScope.$tracker.withValue(tracker) { try await function() }
         }
       }
@@ -66,21 +133,43 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
     } catch {
       bodyError = error
     }
-    let report = await RegistrationDiagnostics.$log.withValue(registrations) {
-      await tracker.checkForLeaks(timeout: timeout)
-    }
-    for survivor in report.survivors {
-      FailureReporter.fail(SurvivorWording.leakFailure(survivor, waited: report.waited), at: survivor.site)
-    }
+    let findings = await LeakFindings.collect(tracker: tracker, log: log, level: level, timeout: timeout)
+    findings.record(expecting: expectation)
     if let bodyError { throw bodyError }
   }
 }
 
 extension Trait where Self == LeakDetectionTrait {
   /// Checks that every object the test tracked with ``trackForLeaks(_:fileID:filePath:line:column:)``
-  /// deallocates (waiting up to one second for stragglers).
+  /// deallocates, and that every registration and pending-delete widget the test made is gone
+  /// (waiting up to one second for stragglers).
   public static var detectsLeaks: Self { LeakDetectionTrait() }
 
-  /// Like ``detectsLeaks``, waiting up to `timeout` for tracked objects to deallocate.
+  /// Like ``detectsLeaks``, waiting up to `timeout` for what the test made to go.
   public static func detectsLeaks(timeout: Duration) -> Self { LeakDetectionTrait(timeout: timeout) }
+
+  /// Checks what `level` says when the test ends, waiting up to `timeout`; with `expecting`, the
+  /// leaks it names are expected (known issues) and the test fails if they are not found.
+  ///
+  /// ```swift
+  /// import PresentationModelTesting
+  /// import Testing
+  ///
+  /// final class Session {
+  ///   var onEnd: (() -> Void)?
+  /// }
+  ///
+  /// @Test(.detectsLeaks(expecting: .leaks(of: [Session.self])))
+  /// func theKnownSessionCycleIsStillThere() {
+  ///   let session = Session()
+  ///   trackForLeaks(session)
+  ///   session.onEnd = { print(session) }  // the cycle this test documents
+  /// }
+  /// ```
+  public static func detectsLeaks(
+    _ level: LeakDetectionTrait.Level = .observersAndWidgets, timeout: Duration = LeakTracker.defaultTimeout,
+    expecting expectation: LeakDetectionTrait.Expectation? = nil
+  ) -> Self {
+    LeakDetectionTrait(level, timeout: timeout, expecting: expectation)
+  }
 }

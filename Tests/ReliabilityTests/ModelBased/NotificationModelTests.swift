@@ -67,31 +67,19 @@ import Testing
 
   /// The first difference between the real center and the model, or `nil` when they agree.
   ///
-  /// Whether a handler was released is read from its capture, which another test may hold for a
-  /// moment: the leak harness's reports copy the live handlers of every live center
-  /// (`LiveRegistries.withRegistrationSnapshots`, counted by `copiesOfEveryHandler`). A finding
-  /// that a handler is held counts only from a run during which no such copy was made and after
-  /// which none is held; a run during which one was is run again (up to 20 times). The programs are
-  /// deterministic, so a center that really keeps a handler keeps it in a run that nothing else
-  /// disturbed.
+  /// Whether a handler was released is read from its capture, which another test's leak report
+  /// never holds meanwhile: the program runs in a scope of its own, as a test under `.detectsLeaks`
+  /// does, and a report copies the handlers of its own test's registrations only (a report made
+  /// outside every scope, those made outside every scope), as
+  /// `LeakTrackerTests.aReportInATestCopiesOnlyThatTestsHandlers` shows. (Before, other tests'
+  /// reports copied every handler, and this test ran a disturbed program again, up to 20 times.)
   static func mismatch(in program: ModelProgram, on kind: CenterKind) -> String? {
-    var disturbed: Mismatch?
-    for _ in 0..<20 {
-      let copiesBefore = LiveRegistries.copiesOfEveryHandler
-      guard let found = runOnce(program, on: kind) else { return nil }
-      // A copy still held now (made, or still being made, during the run) counts too: its count at
-      // the end may come after the run looked at the handlers.
-      let disturbedByACopy =
-        LiveRegistries.copiesOfEveryHandler != copiesBefore || LiveRegistries.handlerCopiesAreHeld
-      guard found.handlerHeld, disturbedByACopy else { return found.description }
-      disturbed = found
-    }
-    return disturbed.map { "\($0.description) (in 20 runs, each while another test copied the handlers)" }
+    LeakScopeLog.withScope(LeakScopeLog()) { runOnce(program, on: kind)?.description }
   }
 
   private struct Mismatch: CustomStringConvertible {
     let description: String
-    /// Whether it is about a handler still held (and so might be another test's doing).
+    /// Whether it is about a handler still held.
     var handlerHeld = false
   }
 

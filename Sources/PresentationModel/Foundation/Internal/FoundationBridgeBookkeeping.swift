@@ -84,7 +84,7 @@ extension FoundationNotificationBridge {
     install: (RegistrationCore) -> FoundationObservation
   ) -> ObserverToken {
     let token = ObserverToken(registration: registration)
-    guard admit(registration, handler: handler, form: form, fileID: fileID, line: line) else { return token }
+    guard admit(token, handler: handler, form: form, fileID: fileID, line: line) else { return token }
     let key = ObjectIdentifier(registration)
     let sweepDue = withTable { table in
       table.entries[key] = BridgeEntry(
@@ -132,17 +132,22 @@ extension FoundationNotificationBridge: ObservationRegistry {
     unendedEntries(of: notificationType).map(\.registration)
   }
 
-  func unendedRegistrationsWithHandlers() -> [RegisteredHandler] {
-    unendedEntries(of: nil).map { RegisteredHandler(registration: $0.registration, handler: $0.handler) }
+  func unendedRegistrationsWithHandlers(where isIncluded: @Sendable (RegistrationCore) -> Bool) -> [RegisteredHandler] {
+    unendedEntries(of: nil, where: isIncluded).map {
+      RegisteredHandler(registration: $0.registration, handler: $0.handler)
+    }
   }
 
-  /// The entries of `notificationType` (every type when `nil`) whose registration has not ended,
-  /// copied out in registration order.
-  private func unendedEntries(of notificationType: ObjectIdentifier?) -> [BridgeEntry] {
+  /// The entries of `notificationType` (every type when `nil`) whose registration has not ended and
+  /// that `isIncluded` accepts, copied out in registration order.
+  private func unendedEntries(
+    of notificationType: ObjectIdentifier?, where isIncluded: @Sendable (RegistrationCore) -> Bool = { _ in true }
+  ) -> [BridgeEntry] {
     withTable { table in
       table.entries.values.filter { entry in
         !entry.registration.hasEnded
           && (notificationType.map { ObjectIdentifier(entry.registration.notificationType) == $0 } ?? true)
+          && isIncluded(entry.registration)
       }
     }.sorted { $0.order < $1.order }
   }

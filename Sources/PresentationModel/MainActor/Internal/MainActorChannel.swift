@@ -101,8 +101,11 @@ final class MainActorOwnedEntry<N: MainActorNotification>: MainActorEntry<N> {
 class AnyMainActorChannel {
   var registrations: [RegistrationCore] { fatalError("abstract") }
   var isEmpty: Bool { fatalError("abstract") }
-  /// The registrations that have not ended, with their handlers, in registration order.
-  var registrationsWithHandlers: [RegisteredHandler] { fatalError("abstract") }
+  /// The registrations that have not ended and that `isIncluded` accepts, with their handlers, in
+  /// registration order.
+  func registrationsWithHandlers(where isIncluded: @Sendable (RegistrationCore) -> Bool) -> [RegisteredHandler] {
+    fatalError("abstract")
+  }
   /// Whether a post is reading the entries now.
   var isRead: Bool { fatalError("abstract") }
   /// Releases the handler of `registration`, which has ended; deferred while posts read.
@@ -153,9 +156,10 @@ final class MainActorChannel<N: MainActorNotification>: AnyMainActorChannel {
 
   override var isEmpty: Bool { entries.isEmpty }
 
-  override var registrationsWithHandlers: [RegisteredHandler] {
+  override func registrationsWithHandlers(where isIncluded: @Sendable (RegistrationCore) -> Bool) -> [RegisteredHandler]
+  {
     entries.compactMap { entry in
-      guard let entry, !entry.registration.hasEnded else { return nil }
+      guard let entry, !entry.registration.hasEnded, isIncluded(entry.registration) else { return nil }
       return RegisteredHandler(registration: entry.registration, handler: MainActorReleased(entry.anyHandler))
     }
   }

@@ -19,7 +19,7 @@ extension MainActorNotificationCenter {
     userHandler: @autoclosure () -> Any, handler: MainActorHandler<N>
   ) -> ObserverToken {
     let token = ObserverToken(registration: registration)
-    guard admit(registration, handler: userHandler(), form: form, fileID: fileID, line: line) else { return token }
+    guard admit(token, handler: userHandler(), form: form, fileID: fileID, line: line) else { return token }
     let key = ObjectIdentifier(N.self)
     let channel: MainActorChannel<N>
     if let existing = channels[key] {
@@ -72,9 +72,11 @@ extension MainActorNotificationCenter: ObservationRegistry {
     }
   }
 
-  nonisolated func unendedRegistrationsWithHandlers() -> [RegisteredHandler] {
+  nonisolated func unendedRegistrationsWithHandlers(
+    where isIncluded: @Sendable (RegistrationCore) -> Bool
+  ) -> [RegisteredHandler] {
     // assumeIsolated: as in `unendedRegistrations(of:)`.
-    MainActor.assumeIsolated { self.channels.values.flatMap(\.registrationsWithHandlers) }
+    MainActor.assumeIsolated { self.channels.values.flatMap { $0.registrationsWithHandlers(where: isIncluded) } }
   }
 
   /// The end of a center: its registrations end at once (on the deinitialising thread: the ended

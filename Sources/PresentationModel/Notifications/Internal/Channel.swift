@@ -53,11 +53,14 @@ final class Channel {
     }
   }
 
-  /// The registrations that have not ended, with their handlers.
-  func appendRegistrationsWithHandlers(to copies: inout [RegisteredHandler]) {
-    copies.reserveCapacity(copies.count + storage.count)
+  /// The registrations that have not ended and that `isIncluded` accepts, with their handlers.
+  func appendRegistrationsWithHandlers(
+    to copies: inout [RegisteredHandler], where isIncluded: @Sendable (RegistrationCore) -> Bool
+  ) {
     for index in 0..<storage.count {
-      guard let entry = storage.entries[index], !entry.registration.hasEnded else { continue }
+      guard let entry = storage.entries[index], !entry.registration.hasEnded, isIncluded(entry.registration) else {
+        continue
+      }
       copies.append(RegisteredHandler(registration: entry.registration, handler: entry.anyHandler))
     }
   }

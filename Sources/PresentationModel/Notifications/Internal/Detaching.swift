@@ -25,10 +25,10 @@ extension TypedNotificationCenter: ObservationRegistry {
     }
   }
 
-  func unendedRegistrationsWithHandlers() -> [RegisteredHandler] {
+  func unendedRegistrationsWithHandlers(where isIncluded: @Sendable (RegistrationCore) -> Bool) -> [RegisteredHandler] {
     state.withLock { state in
       var copies: [RegisteredHandler] = []
-      for channel in state.channels.values { channel.appendRegistrationsWithHandlers(to: &copies) }
+      for channel in state.channels.values { channel.appendRegistrationsWithHandlers(to: &copies, where: isIncluded) }
       return copies
     }
   }

@@ -38,7 +38,7 @@ extension TypedNotificationCenter {
   ) -> ObserverToken {
     let registration = entry.registration
     let token = ObserverToken(registration: registration)
-    guard admit(registration, handler: entry.anyHandler, form: form, fileID: fileID, line: line) else { return token }
+    guard admit(token, handler: entry.anyHandler, form: form, fileID: fileID, line: line) else { return token }
     let key = ObjectIdentifier(type)
     let (released, sweepDue) = state.withLock { state in
       var released = ReleasedAfterUnlock()

@@ -51,11 +51,14 @@ final class FadeOut {
   private var startTime: Duration = .zero
   private weak var owner: PendingDelete?
   private var state: State
+  /// Where the leak harness follows this fade, when it was started in a test that detects leaks.
+  private let record: LeakScopeLog.FadeRecord?
 
   init(
     widget: any Fadable, steps: Int, duration: Duration, scheduler: any StepScheduler, owner: PendingDelete,
-    startIndex: Int, completion: Completion?
+    startIndex: Int, record: LeakScopeLog.FadeRecord?, completion: Completion?
   ) {
+    self.record = record
     self.steps = steps
     self.duration = duration
     self.disposesAtOnce = duration <= .zero
@@ -107,6 +110,7 @@ final class FadeOut {
   func cancel() -> Cancellation? {
     guard case .fading(let fading) = state else { return nil }
     state = .cancelled
+    record?.set(.cancelled)
     return Cancellation(
       widget: fading.widget, startOpacity: fading.startOpacity, pendingStep: fading.pendingStep,
       completions: fading.completions)
@@ -135,6 +139,7 @@ final class FadeOut {
     // the duration) are applied at once, as one: the fade ends on time whatever its step count.
     let index = lastStepDue(at: scheduler.elapsedSinceOrigin - startTime, from: index)
     fading.stepsTaken = index
+    record?.setStepsTaken(index)
     fading.pendingStep = nil
     guard index < steps else {
       state = .disposing(fading)
@@ -157,6 +162,8 @@ final class FadeOut {
   private func didDispose() -> [Completion] {
     guard case .disposing(let fading) = state else { return [] }
     state = .disposed
+    record?.setStepsTaken(steps)
+    record?.set(.disposed)
     return fading.completions
   }
 

@@ -11,15 +11,18 @@ enum RetainingObserverFinder {
   static let visitsPerPass = 20_000
 
   /// For each of `objects` that some live handler reaches, those registrations, ordered by
-  /// notification type and `observe` call.
+  /// notification type and `observe` call: among the registrations recorded in `log` (a test's),
+  /// or every live center's when there is none.
   ///
   /// Two passes: first every handler's own captures (closure contexts, boxes, values: cheap and
   /// without reading any object's stored properties), then, for objects still unexplained, the
   /// captured objects' stored properties too, a bounded number of values per handler.
-  static func observers(holding objects: [AnyObject]) -> [ObjectIdentifier: [RetainingObserver]] {
+  static func observers(
+    holding objects: [AnyObject], recordedIn log: LeakScopeLog?
+  ) -> [ObjectIdentifier: [RetainingObserver]] {
     guard CaptureScanner.isAvailable, !objects.isEmpty else { return [:] }
-    return LiveRegistries.withRegistrationSnapshots { snapshots, _ in
-      var found = observers(holding: objects, among: &snapshots)
+    return LiveRegistries.withRegistrationSnapshots(of: log) { snapshots in
+      var found = observers(holding: objects, among: snapshots)
       for (object, observers) in found where observers.count > 1 {
         found[object] = inListingOrder(observers)
       }
@@ -27,17 +30,12 @@ enum RetainingObserverFinder {
     }
   }
 
-  /// The two passes over `snapshots`. Inside a Swift Testing test, the second pass reads captured
-  /// objects only for the test's own registrations (other tests may be changing theirs right now),
-  /// and the copies of the others' handlers are dropped before it: while this holds them, what
-  /// they capture cannot go, and another test may be checking that it does.
+  /// The two passes over `snapshots`.
   private static func observers(
-    holding objects: [AnyObject], among snapshots: inout [RegistrationSnapshot]
+    holding objects: [AnyObject], among snapshots: [RegistrationSnapshot]
   ) -> [ObjectIdentifier: [RetainingObserver]] {
-    let ownRegistrations = RegistrationDiagnostics.log
     let targets = Set(objects.map(ObjectIdentifier.init))
     var found = scan(snapshots, for: targets, holding: objects, followObjects: false)
-    if let ownRegistrations { snapshots.removeAll { !ownRegistrations.contains($0.identity) } }
     let unexplained = targets.subtracting(found.keys)
     if !unexplained.isEmpty, !snapshots.isEmpty {
       let more = scan(snapshots, for: unexplained, holding: objects, followObjects: true)

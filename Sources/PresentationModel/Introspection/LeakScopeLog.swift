@@ -1,0 +1,174 @@
+internal import Synchronization
+
+/// What one test made that must be gone when it ends: the registrations made on any center, with
+/// their tokens, and the widgets handed to a ``PendingDelete``, by the test's task and the tasks
+/// that inherit its task-locals (child tasks, task groups, `async let`, `Task {}`; not
+/// `Task.detached`, Dispatch or `Thread`, which are missed, never blamed on another test).
+///
+/// The leak harness puts a log in scope around a test (``withScope(_:_:)``) and reads it when the
+/// test ends: a registration still live, a fade not finished or a disposed widget still alive fails
+/// the test at its `observe` or `fadeOutAndDispose` line. A leak report also keeps to the log's
+/// registrations when it copies handlers, so it never holds another test's.
+///
+/// The log holds everything weakly: a registration, a token and a widget go when nothing else holds
+/// them, and the log reads that as ended. Nothing is recorded unless some log is in scope somewhere
+/// in the process: until then, a registration pays one relaxed atomic load.
+package final class LeakScopeLog: Sendable {
+  /// The log of the test running the current task.
+  @TaskLocal private static var current: LeakScopeLog?
+
+  /// How many scopes are open in the process: `current` is read only while some are.
+  private static let openScopes = Atomic<Int>(0)
+
+  /// The logs whose scopes are open, each with how many times it is open: a leak report made
+  /// outside every scope leaves their registrations alone.
+  private static let openLogs = LockedState<[ObjectIdentifier: (log: LeakScopeLog, count: Int)]>([:])
+
+  /// One registration made in the scope.
+  package struct RegistrationRecord: Sendable {
+    weak let registration: RegistrationCore?
+    /// The token `observe` returned (an async sequence keeps its own).
+    package weak let token: ObserverToken?
+    /// When it was recorded, among the scope's registrations.
+    let order: Int
+
+    /// Whether it has not ended and its owner and sender filter (if any) are alive: what a test
+    /// must not leave behind. Loads the owner and sender: call it with no lock held.
+    package var isLive: Bool { registration?.isLive ?? false }
+    /// What it observes and where it was made, while the registration object exists.
+    package var info: RegistrationInfo? { registration?.info }
+    /// The owner of an owner-bound registration, while it is alive.
+    package var owner: AnyObject? { registration?.owner }
+  }
+
+  /// One fade started in the scope, updated by the fade as it goes.
+  //
+  // @unchecked Sendable: `widget` is a `weak let` (the runtime loads and clears it atomically), the
+  // other stored properties are immutable or atomic.
+  package final class FadeRecord: @unchecked Sendable {
+    /// What the widget stands for (the view of a `FadableView`): the object that must deinitialise.
+    package weak let widget: AnyObject?
+    package let widgetType: any AnyObject.Type
+    package let fileID: StaticString
+    package let line: Int
+    package let steps: Int
+    private let state = Atomic<UInt8>(FadeState.fading.rawValue)
+    private let stepsTakenStorage = Atomic<Int>(0)
+
+    init(widget: AnyObject, fileID: StaticString, line: Int, steps: Int) {
+      self.widget = widget
+      self.widgetType = type(of: widget)
+      self.fileID = fileID
+      self.line = line
+      self.steps = steps
+    }
+
+    package var fadeState: FadeState { FadeState(rawValue: state.load(ordering: .acquiring)) ?? .fading }
+    package var stepsTaken: Int { stepsTakenStorage.load(ordering: .relaxed) }
+
+    func set(_ newState: FadeState) { state.store(newState.rawValue, ordering: .releasing) }
+    func setStepsTaken(_ count: Int) { stepsTakenStorage.store(count, ordering: .relaxed) }
+  }
+
+  /// Where a fade is.
+  package enum FadeState: UInt8, Sendable {
+    case fading
+    case disposed
+    case cancelled
+  }
+
+  private struct Records {
+    var registrations: [ObjectIdentifier: RegistrationRecord] = [:]
+    var fades: [FadeRecord] = []
+  }
+
+  private let records = LockedState(Records())
+
+  package init() {}
+
+  /// Runs `body` with `log` as the log of its task and of the tasks that inherit its task-locals.
+  package static func withScope<Result>(
+    _ log: LeakScopeLog, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    log.open()
+    defer { log.close() }
+    return try await $current.withValue(log, operation: body, isolation: isolation)
+  }
+
+  /// The synchronous form of ``withScope(_:isolation:_:)``.
+  package static func withScope<Result>(_ log: LeakScopeLog, _ body: () throws -> Result) rethrows -> Result {
+    log.open()
+    defer { log.close() }
+    return try $current.withValue(log, operation: body)
+  }
+
+  private func open() {
+    Self.openScopes.add(1, ordering: .relaxed)
+    Self.openLogs.withLock { logs in
+      logs[ObjectIdentifier(self), default: (self, 0)].count += 1
+    }
+  }
+
+  private func close() {
+    // The log itself is released after unlocking: it holds only weak references, but its release
+    // must not run under a lock a center's lock may be taken after.
+    let closed = Self.openLogs.withLock { logs -> LeakScopeLog? in
+      let key = ObjectIdentifier(self)
+      guard let entry = logs[key] else { return nil }
+      if entry.count > 1 {
+        logs[key]?.count -= 1
+        return nil
+      }
+      return logs.removeValue(forKey: key)?.log
+    }
+    withExtendedLifetime(closed) {}
+    Self.openScopes.subtract(1, ordering: .relaxed)
+  }
+
+  /// Whether `registration` was made in the scope of a log that is open now. Called under a
+  /// center's lock.
+  static func isInAnOpenScope(_ registration: RegistrationCore) -> Bool {
+    openLogs.withLock { logs in logs.values.contains { $0.log.contains(registration) } }
+  }
+
+  /// The log of the scope the caller runs in, if any; a relaxed load and nothing else when no
+  /// scope is open in the process.
+  @inline(__always) package static var inScope: LeakScopeLog? {
+    openScopes.load(ordering: .relaxed) == 0 ? nil : current
+  }
+
+  func record(_ token: ObserverToken) {
+    let registration = token.registration
+    records.withLock { records in
+      records.registrations[ObjectIdentifier(registration)] = RegistrationRecord(
+        registration: registration, token: token, order: records.registrations.count)
+    }
+  }
+
+  func recordFade(of widget: AnyObject, fileID: StaticString, line: Int, steps: Int) -> FadeRecord {
+    let record = FadeRecord(widget: widget, fileID: fileID, line: line, steps: steps)
+    records.withLock { $0.fades.append(record) }
+    return record
+  }
+
+  /// Whether `registration` was made in this scope. Called under a center's lock: loads only the
+  /// record's weak reference to the registration, which the center holds.
+  func contains(_ registration: RegistrationCore) -> Bool {
+    records.withLock { $0.registrations[ObjectIdentifier(registration)]?.registration === registration }
+  }
+
+  /// The registrations made in the scope, in the order they were made (those already gone
+  /// included: their weak references read `nil`).
+  package var registrations: [RegistrationRecord] {
+    records.withLock { Array($0.registrations.values) }.sorted { $0.order < $1.order }
+  }
+
+  /// Whether a registration made in the scope and not yet gone belongs to a
+  /// `MainActorNotificationCenter` (whose storage is read on the main queue).
+  var hasMainActorCenterRegistrations: Bool {
+    registrations.contains { $0.registration?.registry is MainActorNotificationCenter }
+  }
+
+  /// The fades started in the scope, in the order they started.
+  package var fades: [FadeRecord] { records.withLock(\.fades) }
+}

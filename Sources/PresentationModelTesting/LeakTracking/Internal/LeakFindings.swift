@@ -1,0 +1,95 @@
+import PresentationModel
+import Testing
+
+/// Everything a test left behind, found when it ended, worded and located for its issues.
+struct LeakFindings {
+  struct Finding {
+    let message: String
+    let fileID: String
+    let filePath: String
+    let line: Int
+    let column: Int
+    /// The type that leaked (an object, an observer's owner, a widget), for an expectation.
+    let leakedType: (any AnyObject.Type)?
+  }
+
+  var findings: [Finding] = []
+
+  /// Waits up to `timeout` for the tracked objects, and (from `.observersAndWidgets` on) the
+  /// registrations and widgets of `log`, to go; then words what is left.
+  static func collect(
+    tracker: LeakTracker, log: LeakScopeLog, level: LeakDetectionTrait.Level, timeout: Duration
+  ) async -> LeakFindings {
+    let checksLog = level >= .observersAndWidgets
+    let clock = ContinuousClock()
+    let start = clock.now
+    await Polling.poll(timeout: timeout) {
+      tracker.liveCount == 0 && (!checksLog || !TestLeftovers.anyLeft(in: log))
+    }
+    let waited = start.duration(to: clock.now)
+    var result = LeakFindings()
+    let (report, survivors) = tracker.reportNow(waited: waited)
+    for (survivor, object) in zip(report.survivors, survivors) {
+      result.findings.append(
+        Finding(
+          message: SurvivorWording.leakFailure(survivor, waited: waited), fileID: survivor.fileID,
+          filePath: survivor.filePath, line: survivor.line, column: survivor.column,
+          leakedType: type(of: object)))
+    }
+    guard checksLog else { return result }
+    let leftovers = TestLeftovers.find(in: log, roots: survivors)
+    for observer in leftovers.observers {
+      result.findings.append(
+        Finding(
+          message: SurvivorWording.leftoverObserver(observer, waited: waited),
+          fileID: observer.registration.fileID, filePath: observer.registration.fileID,
+          line: observer.registration.line, column: 1, leakedType: observer.registration.ownerType))
+    }
+    for widget in leftovers.widgets {
+      let fileID = String(describing: widget.fileID)
+      result.findings.append(
+        Finding(
+          message: SurvivorWording.leftoverWidget(widget, waited: waited), fileID: fileID, filePath: fileID,
+          line: widget.line, column: 1, leakedType: widget.type))
+    }
+    withExtendedLifetime(survivors) {}
+    return result
+  }
+
+  /// Records an issue per finding; with an expectation, the expected ones as known issues, and an
+  /// issue for each expected leak not found.
+  func record(expecting expectation: LeakDetectionTrait.Expectation?) {
+    guard let expectation else {
+      for finding in findings { Self.record(finding) }
+      return
+    }
+    let isExpected = { (finding: Finding) -> Bool in
+      guard !expectation.types.isEmpty else { return true }
+      guard let leaked = finding.leakedType else { return false }
+      return expectation.types.contains { ObjectIdentifier($0) == ObjectIdentifier(leaked) }
+    }
+    let expected = findings.filter(isExpected)
+    for finding in findings where !isExpected(finding) { Self.record(finding) }
+    if !expected.isEmpty {
+      withKnownIssue {
+        for finding in expected { Self.record(finding) }
+      }
+    }
+    if expectation.types.isEmpty {
+      if expected.isEmpty { Issue.record("The test was expected to leak (expecting: .anyLeak), and nothing leaked.") }
+      return
+    }
+    for type in expectation.types
+    where !expected.contains(where: { $0.leakedType.map(ObjectIdentifier.init) == ObjectIdentifier(type) }) {
+      Issue.record(
+        "The test was expected to leak a \(String(reflecting: type)) (expecting: .leaks(of:)), and none leaked.")
+    }
+  }
+
+  private static func record(_ finding: Finding) {
+    Issue.record(
+      Comment(rawValue: finding.message),
+      sourceLocation: SourceLocation(
+        fileID: finding.fileID, filePath: finding.filePath, line: finding.line, column: max(finding.column, 1)))
+  }
+}
