@@ -112,8 +112,10 @@ import Testing
         : center.observe(Counted.self) { _ in body() }
     }
     // The storage the post will pin, held here only to look at it, and dropped before the last check.
-    var pinned: EntryStorage? = try #require(
-      center.state.withLock { $0.channels[ObjectIdentifier(Counted.self)]?.storage })
+    var pinned: EntryStorage? = Locked.withExclusiveAccess(to: center.engine) {
+      center.engine.channels.storage(of: ObjectIdentifier(Counted.self))
+    }
+    try #require(pinned != nil)
     let entry = ObjectIdentifier(try #require(pinned?.entries[0]))
     let postReturned = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {

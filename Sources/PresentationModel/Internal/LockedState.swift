@@ -16,10 +16,12 @@
 ///
 /// `withLock` is inlinable so that the center's inlinable post path is specialised in full where it
 /// is called.
+///
+/// It is `Sendable` only when its state is (as swift-async-algorithms' `ManagedCriticalState`): a
+/// value of the state may leave the lock through `withLock`'s result or the body's captures, which
+/// the compiler then checks.
 @usableFromInline
-package struct LockedState<State>: @unchecked Sendable {
-  // @unchecked Sendable: `State` is only reachable through `withLock`, which holds the mutex for
-  // the whole access, so no two threads ever touch it at once.
+package struct LockedState<State> {
   @usableFromInline let storage: Storage
 
   package init(_ initial: State) {
@@ -58,3 +60,8 @@ package struct LockedState<State>: @unchecked Sendable {
     }
   }
 }
+
+// @unchecked Sendable: `State` is only reachable through `withLock`, which holds the mutex for the
+// whole access, so no two threads ever touch it at once; and `State` is `Sendable`, so what leaves
+// the lock may cross threads.
+extension LockedState: @unchecked Sendable where State: Sendable {}

@@ -26,7 +26,7 @@ package final class LeakScopeLog: Sendable {
 
   /// One registration made in the scope.
   package struct RegistrationRecord: Sendable {
-    weak let registration: RegistrationCore?
+    weak let registration: Registration?
     /// The token `observe` returned (an async sequence keeps its own).
     package weak let token: ObserverToken?
     /// When it was recorded, among the scope's registrations.
@@ -41,48 +41,12 @@ package final class LeakScopeLog: Sendable {
     package var owner: AnyObject? { registration?.owner }
   }
 
-  /// One fade started in the scope, updated by the fade as it goes.
-  //
-  // @unchecked Sendable: `widget` is a `weak let` (the runtime loads and clears it atomically), the
-  // other stored properties are immutable or atomic.
-  package final class FadeRecord: @unchecked Sendable {
-    /// What the widget stands for (the view of a `FadableView`): the object that must deinitialise.
-    package weak let widget: AnyObject?
-    package let widgetType: any AnyObject.Type
-    package let fileID: StaticString
-    package let line: Int
-    package let steps: Int
-    private let state = Atomic<UInt8>(FadeState.fading.rawValue)
-    private let stepsTakenStorage = Atomic<Int>(0)
-
-    init(widget: AnyObject, fileID: StaticString, line: Int, steps: Int) {
-      self.widget = widget
-      self.widgetType = type(of: widget)
-      self.fileID = fileID
-      self.line = line
-      self.steps = steps
-    }
-
-    package var fadeState: FadeState { FadeState(rawValue: state.load(ordering: .acquiring)) ?? .fading }
-    package var stepsTaken: Int { stepsTakenStorage.load(ordering: .relaxed) }
-
-    func set(_ newState: FadeState) { state.store(newState.rawValue, ordering: .releasing) }
-    func setStepsTaken(_ count: Int) { stepsTakenStorage.store(count, ordering: .relaxed) }
-  }
-
-  /// Where a fade is.
-  package enum FadeState: UInt8, Sendable {
-    case fading
-    case disposed
-    case cancelled
-  }
-
-  private struct Records {
+  struct Records {
     var registrations: [ObjectIdentifier: RegistrationRecord] = [:]
     var fades: [FadeRecord] = []
   }
 
-  private let records = LockedState(Records())
+  let records = LockedState(Records())
 
   package init() {}
 
@@ -127,7 +91,7 @@ package final class LeakScopeLog: Sendable {
 
   /// Whether `registration` was made in the scope of a log that is open now. Called under a
   /// center's lock.
-  static func isInAnOpenScope(_ registration: RegistrationCore) -> Bool {
+  static func isInAnOpenScope(_ registration: Registration) -> Bool {
     openLogs.withLock { logs in logs.values.contains { $0.log.contains(registration) } }
   }
 
@@ -145,15 +109,9 @@ package final class LeakScopeLog: Sendable {
     }
   }
 
-  func recordFade(of widget: AnyObject, fileID: StaticString, line: Int, steps: Int) -> FadeRecord {
-    let record = FadeRecord(widget: widget, fileID: fileID, line: line, steps: steps)
-    records.withLock { $0.fades.append(record) }
-    return record
-  }
-
   /// Whether `registration` was made in this scope. Called under a center's lock: loads only the
   /// record's weak reference to the registration, which the center holds.
-  func contains(_ registration: RegistrationCore) -> Bool {
+  func contains(_ registration: Registration) -> Bool {
     records.withLock { $0.registrations[ObjectIdentifier(registration)]?.registration === registration }
   }
 
@@ -166,9 +124,7 @@ package final class LeakScopeLog: Sendable {
   /// Whether a registration made in the scope and not yet gone belongs to a
   /// `MainActorNotificationCenter` (whose storage is read on the main queue).
   var hasMainActorCenterRegistrations: Bool {
-    registrations.contains { $0.registration?.registry is MainActorNotificationCenter }
+    registrations.contains { $0.registration?.engine?.isMainActor ?? false }
   }
 
-  /// The fades started in the scope, in the order they started.
-  package var fades: [FadeRecord] { records.withLock(\.fades) }
 }

@@ -1,41 +1,87 @@
-// The package-level hooks the tests read to check what the public API cannot show: in one place.
+// The hooks the core offers its tests, in one place: what they count and probe. Compiled into debug
+// builds only (the tests' builds): release builds keep no counter and call no hook. What the tests
+// read through them is in their support target (`Tests/Support/TestHooks+Reading.swift`).
 
-extension TypedNotificationCenter {
-  /// How many entries the center has visited while rebuilding its observer storage, over its whole
-  /// life: the work behind adding and ending registrations beyond O(1) steps. Tests use it to show
-  /// that ending registrations never scans the others (the total stays proportional to the number
-  /// of registrations, whatever their order).
-  package var storageWork: Int {
-    state.withLock { state in
-      state.channels.values.reduce(state.storageWorkOfRemovedChannels) { $0 + $1.entriesVisited }
-    }
-  }
-}
-
-extension MainActorNotificationCenter {
-  /// How many entries the center's channels store, including those of ended registrations not yet
-  /// removed: an entry holds its handler until it is removed. Tests use it to show that a
-  /// registration ended on another thread leaves the storage once the main queue has run.
-  package var storedEntryCount: Int {
-    channels.values.reduce(0) { $0 + $1.registrations.count }
-  }
-}
-
-extension FoundationNotificationBridge {
-  /// How many entries the bridge's table stores, including those of ended registrations not yet
-  /// detached.
-  package var storedEntryCount: Int {
-    withTable { $0.entries.count }
+/// The work counted behind the operations that are amortised O(1), for the cost tests, and whether
+/// the calling thread is inside an engine's exclusive section, for the tests of the lock rule.
+@usableFromInline
+package enum TestHooks {
+  /// What a cost test counts.
+  package enum Work: Sendable {
+    /// Entries a channel visited while rebuilding its storage.
+    case entriesVisited
+    /// Tokens an ``ObserverBag`` visited while inserting and dropping ended ones.
+    case tokensVisited
   }
 
-  /// Whether the calling thread holds the lock of a bridge's table now (debug builds only; always
-  /// `false` in release builds). Tests read it from ``OwnerLoadProbe/onLoad`` to show that no
-  /// owner or sender is loaded under the lock.
-  package static var isTableLockHeldOnThisThread: Bool {
+  /// Whether the hooks exist in this build.
+  package static var areCompiledIn: Bool {
     #if DEBUG
-      holdsTableLock
+      true
     #else
       false
+    #endif
+  }
+
+  /// Whether the storage of every engine checks its invariants after every change
+  /// (`PRESENTATION_INTERNAL_CHECKS`).
+  package static var internalChecksAreCompiledIn: Bool {
+    #if PRESENTATION_INTERNAL_CHECKS
+      true
+    #else
+      false
+    #endif
+  }
+
+  /// Counts `amount` of `work` into the counter of the current task, if it has one.
+  @inline(__always)
+  static func count(_ work: Work, _ amount: Int) {
+    #if DEBUG
+      workCounter?(work, amount)
+    #endif
+  }
+
+  #if DEBUG
+    /// Receives the work counted by the current task (see `countingWork` in the tests' support).
+    @TaskLocal package static var workCounter: (@Sendable (Work, Int) -> Void)?
+
+    /// Whether the caller is inside an engine's exclusive section: under a center's lock, or in a
+    /// change of a main-actor center's storage (no task can start there, so the task-local value is
+    /// the thread's). The tests read it from ``OwnerLoadProbe`` to show that no owner or sender is
+    /// loaded there.
+    @TaskLocal package static var isInExclusiveSection = false
+
+    @usableFromInline
+    static func inExclusiveSection<Result>(_ body: () throws -> Result) rethrows -> Result {
+      try $isInExclusiveSection.withValue(true, operation: body)
+    }
+  #endif
+}
+
+/// A test-only hook into the moments a center loads an owner or a sender to check it is alive.
+///
+/// A weak load makes a strong reference. If the object's last outside reference goes away while
+/// the center holds that one, releasing it runs the object's `deinit` on the center's thread, and
+/// that `deinit` may call back into the center. The regression tests install a probe that drops the
+/// test's last reference at exactly that moment, so the `deinit` runs wherever the center's own
+/// reference is released: it must never be inside an engine's exclusive section.
+///
+/// Compiled into debug builds only; release builds call nothing.
+@usableFromInline
+package enum OwnerLoadProbe {
+  #if DEBUG
+    /// Called with each owner or sender the center has just loaded strongly, while it holds it.
+    @usableFromInline @TaskLocal package static var onLoad: (@Sendable (AnyObject) -> Void)?
+  #endif
+
+  /// Whether the center calls `onLoad` in this build.
+  package static var isCompiledIn: Bool { TestHooks.areCompiledIn }
+
+  /// Reports a load to the installed probe, if any.
+  @inlinable @inline(__always)
+  static func loaded(_ object: AnyObject) {
+    #if DEBUG
+      onLoad?(object)
     #endif
   }
 }

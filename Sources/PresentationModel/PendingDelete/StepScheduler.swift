@@ -1,7 +1,7 @@
 /// Runs an action on the main actor once a `Duration` has passed, cancellably: the clock behind
 /// ``PendingDelete``.
 ///
-/// `DispatchQueue` conforms (through `asyncAfter` and a `DispatchWorkItem`); tests use
+/// `DispatchQueue` conforms (through `asyncAfter`); tests use
 /// `ManualStepScheduler` from `PresentationModelTesting`, whose time only moves when the test says.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import PresentationModel
 
 /// Repeats a check until it passes or a timeout expires: once at once, then after a `Task.yield()`
 /// and sleeps that grow from 1 ms to 20 ms, so a check that passes costs nothing and one that waits
@@ -34,7 +35,7 @@ package enum Polling {
   @discardableResult
   package static func pollBlocking(timeout: Duration, until isDone: () -> Bool) -> Bool {
     if isDone() || timeout <= .zero { return false }
-    let probe: MainQueueProbe? = MainQueueProbe.isOnMainQueue ? MainQueueProbe() : nil
+    let probe: MainQueueProgress? = MainQueue.isCurrent ? MainQueueProgress() : nil
     pollBlockingUntilTimeout(timeout, until: isDone)
     guard let probe else { return false }
     return !probe.hasRun

@@ -4,7 +4,7 @@ import Testing
 
 /// The three centers the reliability suites run against, each through its public API only: the
 /// suites take a `CenterKind` argument, so one suite covers all three.
-enum CenterKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+enum CenterKind: String, CaseIterable, Codable, Sendable, CustomTestStringConvertible {
   case typed
   case mainActor
   /// A ``FoundationNotificationBridge`` over a real Foundation `NotificationCenter` of its own.
@@ -73,8 +73,20 @@ struct ModelPong: ModelNote {
   let value: Int
 }
 
-/// An owner for owner-bound observers.
-final class ModelOwner: Sendable {}
+/// An owner for owner-bound observers; `whenDeinitialising` runs in its `deinit`, with it, on the
+/// main actor (where an owner that has it must deinitialise).
+final class ModelOwner: Sendable {
+  private let whenDeinitialising: (@MainActor @Sendable (ModelOwner) -> Void)?
+
+  init(whenDeinitialising: (@MainActor @Sendable (ModelOwner) -> Void)? = nil) {
+    self.whenDeinitialising = whenDeinitialising
+  }
+
+  deinit {
+    guard let whenDeinitialising else { return }
+    MainActor.assumeIsolated { whenDeinitialising(self) }
+  }
+}
 
 /// A sender for sender-filtered observers (`from:`; the bridge posts it as the notification's `object`).
 final class ModelSender: Sendable {}

@@ -9,9 +9,9 @@ import Testing
 /// wherever the center releases its load, and calls back into the center (cancel, queries,
 /// observe), each of which takes the center's lock.
 ///
-/// - On the bridge, the probe also asks whether the thread holds the table lock
-///   (``FoundationNotificationBridge/isTableLockHeldOnThisThread``): a load under it is recorded
-///   (and the owner kept, so that the run does not deadlock) and fails the test.
+/// - On both, the probe also asks whether the thread is inside an engine's exclusive section, under
+///   its lock (``TestHooks/isInExclusiveSection``): a load there is recorded (and the owner kept, so
+///   that the run does not deadlock) and fails the test.
 /// - On both, a load released under the lock would deadlock in the `deinit`'s call back, and the
 ///   watchdog would end the run naming the operation.
 @Suite(.enabled(if: OwnerLoadProbe.isCompiledIn, "the probe exists in debug builds only"), .timeLimit(.minutes(1)))
@@ -63,7 +63,7 @@ import Testing
     }
     let loads = LoadRecord()
     let probe: @Sendable (AnyObject) -> Void = { loaded in
-      let underLock = FoundationNotificationBridge.isTableLockHeldOnThisThread
+      let underLock = TestHooks.isInExclusiveSection
       let isOwner = ObjectIdentifier(loaded) == ownerID
       loads.record(String(describing: type(of: loaded)), isOwner: isOwner, underLock: underLock)
       guard isOwner, !underLock else { return }

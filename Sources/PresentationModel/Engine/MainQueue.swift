@@ -1,0 +1,83 @@
+internal import Dispatch
+internal import Foundation
+
+/// The main queue, where the main actor runs: whether the caller is on it, and the hop to it that
+/// every center and the bridge use (an ending that releases main-actor state, a main-actor delivery
+/// of a post made elsewhere), and diagnostics too.
+///
+/// `Thread.isMainThread` alone does not tell: on Linux the main queue (and with it the main actor)
+/// may be drained by a thread other than the process's first one, as under `swift test`. The main
+/// queue is therefore tagged with a queue-specific value the first time this is asked.
+@usableFromInline
+package enum MainQueue {
+  private static let key = DispatchSpecificKey<UInt8>()
+
+  private static let tagged: Bool = {
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return true
+  }()
+
+  /// Whether the caller runs on the main queue (or on the main thread, which may be draining it).
+  package static var isCurrent: Bool {
+    guard tagged else { return false }
+    return DispatchQueue.getSpecific(key: key) != nil || Thread.isMainThread
+  }
+
+  /// Runs `body` on the main actor: at once when the caller is on the main queue, otherwise in a
+  /// block enqueued there.
+  static func runOnMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
+    if isCurrent {
+      // assumeIsolated: `isCurrent` means this runs on the main queue, the main actor's executor
+      // (or on the main thread), which is what the main actor's isolation check accepts.
+      MainActor.assumeIsolated { body() }
+    } else {
+      DispatchQueue.main.async {
+        // assumeIsolated: a block on the main queue runs on the main actor's executor.
+        MainActor.assumeIsolated { body() }
+      }
+    }
+  }
+
+  /// The result of `body`, run on the main actor: at once when the caller is on the main queue,
+  /// otherwise by waiting for a block enqueued there, at most `timeout`; `nil` if the main queue
+  /// did not run it in time (it is busy, or blocked waiting for the caller). For diagnostics that
+  /// read main-actor state from another thread.
+  static func valueOnMainActor<Value: Sendable>(
+    timeout: DispatchTimeInterval = .seconds(2), _ body: @escaping @MainActor @Sendable () -> Value
+  ) -> Value? {
+    if isCurrent {
+      // assumeIsolated: as in `runOnMainActor(_:)`.
+      return MainActor.assumeIsolated { body() }
+    }
+    let result = LockedState<Value?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.main.async {
+      // assumeIsolated: a block on the main queue runs on the main actor's executor.
+      let value = MainActor.assumeIsolated { body() }
+      result.withLock { $0 = value }
+      done.signal()
+    }
+    guard done.wait(timeout: .now() + timeout) == .success else { return nil }
+    return result.withLock { $0.take() }
+  }
+
+  /// Whether a post runs on the main queue, asked at most once per post: the answer cannot change
+  /// during it, and asking costs a dispatch look-up.
+  @usableFromInline
+  struct Answer {
+    @usableFromInline var known: Bool?
+
+    @inlinable init() {}
+
+    @inlinable var isCurrent: Bool {
+      mutating get {
+        if let known { return known }
+        let current = MainQueue.isCurrentForPost()
+        known = current
+        return current
+      }
+    }
+  }
+
+  @usableFromInline static func isCurrentForPost() -> Bool { isCurrent }
+}

@@ -1,0 +1,178 @@
+/// One observation, in any center, from its `observe` call to its end: what tokens and
+/// introspection see, and the one owner of its life (``Lifecycle``). It never holds the handler, so
+/// a token that outlives its observation keeps nothing of the handler's captures alive.
+///
+/// A registration is *live* while its lifecycle is `live` and, when it has them, its owner and its
+/// sender filter are alive. Every way it ends goes through `end()`: a token cancelled or released
+/// (token-bound ones), an owner or sender found dead by a delivery or a sweep, a one-shot's call
+/// (`deliver`), the center's end (`Engine.endAll`), a sequence's termination.
+//
+// @unchecked Sendable: every stored property is immutable after init (`let`), a `weak let` (the
+// runtime loads and clears weak references atomically), the atomic lifecycle, or `storedSlot`, which
+// only its engine reads and writes, under its exclusion (the lock, or the main actor). An owner or
+// sender that is not `Sendable` (the main-actor center's) is only loaded by code running on the main
+// actor, or compared by identity. `site` is immortal (see `Site`).
+//
+// Layout: one registration is made per observation, so it fits a 56-byte object (a 64-byte malloc
+// chunk): the lifecycle byte, the flags and the 32-bit slot share a word, and what every
+// registration made by one `observe` call shares is one unretained reference (`Site`). Only
+// `StreamRegistration` adds a field.
+@usableFromInline
+class Registration: @unchecked Sendable {
+  @usableFromInline let lifecycle = Lifecycle()
+  @usableFromInline let flags: Flags
+  // @exclusivity(unchecked): read and written only by the engine under its exclusion (above),
+  // which already makes every access exclusive.
+  @exclusivity(unchecked) private var storedSlot: Int32 = -1
+  @usableFromInline unowned(unsafe) let site: Site
+  /// The engine of the center this registration belongs to; `nil` once it deinitialised.
+  weak let engine: Engine?
+  /// The owner of an owner-bound registration; `nil` for the others, and once it deinitialised.
+  @usableFromInline weak let owner: AnyObject?
+  @usableFromInline weak let sender: AnyObject?
+
+  /// A registration of `engine`'s center for notifications of `type`, made at `fileID`:`line`.
+  init(
+    in engine: Engine, _ type: any Any.Type, owner: AnyObject?, sender: AnyObject?, flags: Flags,
+    fileID: StaticString, line: Int
+  ) {
+    var flags = flags
+    if owner != nil { flags.insert(.hasOwner) }
+    if sender != nil { flags.insert(.hasSender) }
+    if owner == nil && !flags.contains(.stream) { flags.insert(.endsWithToken) }
+    self.flags = flags
+    let delivery: RegistrationInfo.Delivery =
+      flags.contains(.stream)
+      ? .asyncSequence
+      : flags.contains(.mainActor) || engine.isMainActor ? .mainActor : flags.contains(.task) ? .task : .postingThread
+    self.site = Site.of(
+      type, owner: owner, delivery: delivery, isOneShot: flags.contains(.oneShot), fileID: fileID, line: line)
+    self.engine = engine
+    self.owner = owner
+    self.sender = sender
+  }
+
+  /// Index of this registration's entry in its channel's storage, `-1` when it has none.
+  final var slot: Int {
+    get { Int(storedSlot) }
+    set { storedSlot = Int32(truncatingIfNeeded: newValue) }
+  }
+
+  /// Whether it ended (or its one-shot call is running): no post calls the handler any more.
+  final var hasEnded: Bool { lifecycle.hasEnded }
+
+  /// Whether an owner or sender given at registration was already deinitialising: a weak
+  /// reference to such an object reads `nil` at once, so the registration can never deliver.
+  final var startsDead: Bool {
+    (flags.contains(.hasOwner) && owner == nil) || (flags.contains(.hasSender) && sender == nil)
+  }
+
+  /// Whether the registration is live and its owner and sender filter are alive. A `true` answer
+  /// is a snapshot: another thread may end the registration right after.
+  ///
+  /// Never ask it while an engine's storage is exclusive: it loads the owner and the sender
+  /// strongly, and releasing such a load may run their `deinit` (see ``OwnerLoadProbe``).
+  final var isLive: Bool {
+    guard lifecycle.isLive else { return false }
+    if flags.contains(.hasOwner) {
+      guard let owner else { return false }
+      OwnerLoadProbe.loaded(owner)
+    }
+    if flags.contains(.hasSender) {
+      guard let sender else { return false }
+      OwnerLoadProbe.loaded(sender)
+    }
+    return true
+  }
+
+  /// Ends the registration (later calls do nothing): its engine releases its entry, and a sequence
+  /// finishes. Never call it while an engine's storage is exclusive.
+  @usableFromInline
+  final func end() {
+    carryOut(lifecycle.end())
+  }
+
+  /// Ends a registration whose entry its engine has already removed (the center's end).
+  final func endRemoved() {
+    if lifecycle.end() != .nothing { didEnd() }
+  }
+
+  private func carryOut(_ ending: Lifecycle.Ending) {
+    switch ending {
+    case .detach:
+      engine?.detach(self)
+      didEnd()
+    case .unstored: didEnd()
+    case .nothing: break
+    }
+  }
+
+  /// Called once when the registration ends: a stream registration finishes its sequence.
+  func didEnd() {}
+
+  /// What one delivery does, as ``decideDelivery(from:senderFilteredByFoundation:)`` decides it.
+  @usableFromInline
+  enum Delivery {
+    /// Nothing: ended, filtered out, or another delivery claimed a one-shot.
+    case skip
+    /// Call the handler with the owner (`nil` without one).
+    case call(owner: AnyObject?)
+    /// Call the handler with the owner, then `finishOneShot()`: this delivery claimed a one-shot.
+    case callOnce(owner: AnyObject?)
+  }
+
+  /// The one decision of a delivery, on every center's slow path and in every Foundation observer
+  /// of the bridge: the registration is live; its sender filter (if any) is alive and, unless
+  /// Foundation filtered already, the poster; its owner (if any) is alive; and for a one-shot, this
+  /// delivery claims it first. A dead owner or sender ends the registration instead.
+  @inlinable @inline(__always)
+  final func decideDelivery(from senderID: ObjectIdentifier?, senderFilteredByFoundation: Bool = false) -> Delivery {
+    guard lifecycle.isLive else { return .skip }
+    if flags.contains(.hasSender) {
+      guard let sender else {
+        end()  // the filter can never match again
+        return .skip
+      }
+      OwnerLoadProbe.loaded(sender)
+      guard senderFilteredByFoundation || senderID == ObjectIdentifier(sender) else { return .skip }
+    }
+    var owner: AnyObject?
+    if flags.contains(.hasOwner) {
+      guard let loaded = self.owner else {
+        end()  // the owner deinitialised
+        return .skip
+      }
+      OwnerLoadProbe.loaded(loaded)
+      owner = loaded
+    }
+    guard flags.contains(.oneShot) else { return .call(owner: owner) }
+    return lifecycle.claim() ? .callOnce(owner: owner) : .skip
+  }
+
+  /// Carries out ``decideDelivery(from:senderFilteredByFoundation:)``: calls `call` with the owner
+  /// (`nil` without one), then ends a one-shot.
+  @inlinable @inline(__always)
+  final func deliver(
+    from senderID: ObjectIdentifier?, senderFilteredByFoundation: Bool = false, _ call: (AnyObject?) -> Void
+  ) {
+    switch decideDelivery(from: senderID, senderFilteredByFoundation: senderFilteredByFoundation) {
+    case .skip: break
+    case .call(let owner): call(owner)
+    case .callOnce(let owner):
+      call(owner)
+      finishOneShot()
+    }
+  }
+
+  /// Ends a one-shot after its call.
+  @usableFromInline
+  final func finishOneShot() {
+    carryOut(lifecycle.finish())
+  }
+
+  final var info: RegistrationInfo {
+    RegistrationInfo(
+      notificationType: site.notificationType, ownerType: site.ownerType, fileID: site.fileIDString, line: site.line,
+      delivery: site.delivery, isOneShot: site.isOneShot, filtersBySender: flags.contains(.hasSender))
+  }
+}

@@ -1,0 +1,47 @@
+@testable package import PresentationModel
+
+// What the tests read of the core that its public API does not show, through its test hooks
+// (`Sources/PresentationModel/Introspection/TestHooks.swift`) and its internals: compiled for the
+// tests only.
+
+extension TestHooks {
+  /// Runs `body` and returns what it returned with how much of each work it counted (on this task:
+  /// the centers and bags it uses synchronously).
+  package static func countingWork<Result>(_ body: () throws -> Result) rethrows -> (Result, [Work: Int]) {
+    let counted = LockedBox<[Work: Int]>([:])
+    let count: @Sendable (Work, Int) -> Void = { work, amount in counted.withLock { $0[work, default: 0] += amount } }
+    let result = try $workCounter.withValue(count, operation: body)
+    return (result, counted.value)
+  }
+}
+
+extension Engine {
+  /// How many entries the storage holds, those of ended registrations not yet removed included: an
+  /// entry holds its handler until it is removed.
+  fileprivate var storedEntryCount: Int {
+    exclusion.withExclusiveAccess(to: self) { channels.all.reduce(0) { $0 + $1.channel.entries.count } }
+  }
+}
+
+extension MainActorNotificationCenter {
+  /// How many entries the center stores, including those of ended registrations not yet removed.
+  /// Tests use it to show that a registration ended on another thread leaves the storage once the
+  /// main queue has run.
+  package var storedEntryCount: Int { engine.storedEntryCount }
+}
+
+extension FoundationNotificationBridge {
+  /// How many entries the bridge stores, including those of ended registrations not yet removed.
+  package var storedEntryCount: Int { engine.storedEntryCount }
+}
+
+extension ConversionFailures {
+  /// How many times a failed conversion to `type` was reported (0 or 1; always 0 in release builds).
+  package static func reportCount<N>(for type: N.Type) -> Int {
+    #if DEBUG
+      printed.withLock { $0[ObjectIdentifier(N.self)] ?? 0 }
+    #else
+      0
+    #endif
+  }
+}
