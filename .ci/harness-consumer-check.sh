@@ -46,7 +46,7 @@ expect "Swift Testing issue at the tracking line" "SwiftTestingLeakTests.swift:$
 expect "Swift Testing names the leaked type" "Leaked HarnessConsumerTests.LeakyDocument"
 expect "XCTest failure at the tracking line" "XCTestLeakTests.swift:$xctest_line: error"
 expect "XCTest names the leaked type" "Leaked HarnessConsumerTests.LeakyViewModel: still alive"
-expect "XCTest names the holder" "Still held by LeakyViewModel.delegate.viewModel"
+expect "XCTest names the holder" "- LeakyViewModel.delegate.viewModel"
 expect "XCTest: only the leaking test fails" "Executed 2 tests, with 1 failure"
 expect "Swift Testing: every leaking test fails, nothing else" "Test run with 48 tests in 5 suites failed"
 expect "Swift Testing: the leaking test has one issue" "Test documentIsReleased() failed after"
@@ -59,13 +59,13 @@ expect "owner captured, local center: the registration-time message" \
 expect "owner captured, default center: the registration-time message" \
   "The handler passed to TypedNotificationCenter.observe(_:owner:) at $file:${observe_lines[1]} captures its owner, a ListModel"
 expect "owner captured, default center: the leak report names the handler" \
-  "Held by the handler of Refresh observed by ListModel at $file:${observe_lines[1]}, posting thread, which captures it."
+  "- the handler of Refresh observed by ListModel at $file:${observe_lines[1]}, posting thread, which captures it"
 expect "token handler capturing its token holder: named, with the cycle" \
-  "Held by the handler of Refresh observed (token) at $file:${observe_lines[2]}, posting thread, which captures it (its token is stored in DocumentModel.token: a cycle through the center)."
+  "- the handler of Refresh observed (token) at $file:${observe_lines[2]}, posting thread, which captures it (its token is stored in DocumentModel.token: a cycle through the center)"
 expect "captured var: named" \
-  "Held by the handler of Refresh observed (token) at $file:${observe_lines[3]}, posting thread, which captures it in a var."
+  "- the handler of Refresh observed (token) at $file:${observe_lines[3]}, posting thread, which captures it in a var"
 expect "capture through another object: named" \
-  "Held by the handler of Refresh observed (token) at $file:${observe_lines[4]}, posting thread, which captures it through Loader.list."
+  "- the handler of Refresh observed (token) at $file:${observe_lines[4]}, posting thread, which captures it through Loader.list"
 for leaking in ownerCapturedWithALocalCenter ownerCapturedWithTheDefaultCenter \
   tokenHandlerCapturingTheObjectThatStoresTheToken capturedVarHoldingTheObject captureThroughAnotherObject; do
   expect "$leaking fails" "Test $leaking() failed after"
@@ -98,7 +98,7 @@ for entry in "${forms[@]}"; do
     "The handler passed to $center.$form at $all_file:$capture_line captures its owner, a Holder"
   expect "$id: the owner-capture test fails" "Test ${id}CapturesItsOwner() failed after"
   expect "$id: the token cycle names its observe line" \
-    "at $all_file:$cycle_line, $delivery, which captures it (its token is stored in Holder.token: a cycle through the center)."
+    "at $all_file:$cycle_line, $delivery, which captures it (its token is stored in Holder.token: a cycle through the center)"
   expect "$id: the token-cycle test fails" "Test ${id}TokenStoredInWhatTheHandlerCaptures() failed after"
   expect "$id: twin with the owner argument passes" "Test ${id}UsesTheOwnerArgument() passed after"
   expect "$id: twin with a weak capture passes" "Test ${id}TokenStoredInWhatTheHandlerCapturesWeakly() passed after"

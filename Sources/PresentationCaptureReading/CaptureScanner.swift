@@ -74,7 +74,7 @@ package enum CaptureScanner {
 
   /// The paths by which `roots` (usually tracked objects) strongly reach `target`, through stored
   /// properties, collection elements, enum payloads, optionals, existentials and closures met
-  /// anywhere on the way: `Canvas.widgets[2]`, `Parent.onTap, a closure that captures it`. At most
+  /// anywhere on the way: `Canvas.widgets[2]`, `Parent.onTap (a closure that captures it)`. At most
   /// one path (a shortest) per root, and `maximumPaths` in all, shortest first; a root that is
   /// `target` itself counts only through a path back to it (a cycle, `Node.next.next`).
   ///
@@ -107,13 +107,13 @@ package enum CaptureScanner {
 
   #if !canImport(ObjectiveC)
     /// `Canvas.widgets[2]`; past the first closure on the way, the capture scanner's wording of the
-    /// rest: `Parent.onTap, a closure that captures it through Helper.model`.
+    /// rest: `Parent.onTap (a closure that captures it through Helper.model)`.
     private static func holdingPath(from root: AnyObject, _ steps: [PathStep]) -> String {
       var components: [String] = []
       var closure = ""
       for (index, step) in steps.enumerated() {
         if case .closure = step.kind {
-          closure = ", a closure that " + describe(steps[(index + 1)...].compactMap(\.description))
+          closure = " (a closure that " + describe(steps[(index + 1)...].compactMap(\.description)) + ")"
           break
         }
         components.append(step.component ?? "")

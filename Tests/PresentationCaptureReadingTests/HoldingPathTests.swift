@@ -68,14 +68,14 @@ import Testing
     let survivor = Survivor()
     let parent = Parent(unsafeChild: survivor)
     parent.onTap = { _ = survivor }
-    #expect(paths(to: survivor, from: [parent]) == ["Parent.onTap, a closure that captures it"])
+    #expect(paths(to: survivor, from: [parent]) == ["Parent.onTap (a closure that captures it)"])
     parent.onTap = nil
   }
 
   @Test func namesAClosureCycleThroughTheSurvivorsOwnProperty() {
     let survivor = Survivor()
     survivor.onTap = { _ = survivor }
-    #expect(paths(to: survivor, from: [survivor]) == ["Survivor.onTap, a closure that captures it"])
+    #expect(paths(to: survivor, from: [survivor]) == ["Survivor.onTap (a closure that captures it)"])
     survivor.onTap = nil
   }
 
@@ -84,7 +84,7 @@ import Testing
     let survivor = Survivor()
     let parent = Parent(unsafeChild: survivor)
     parent.handlers = [{}, { _ = survivor }]
-    #expect(paths(to: survivor, from: [parent]) == ["Parent.handlers[1], a closure that captures it"])
+    #expect(paths(to: survivor, from: [parent]) == ["Parent.handlers[1] (a closure that captures it)"])
   }
 
   @Test func namesWhatAClosureReachesThroughAnotherObject() {
@@ -93,7 +93,7 @@ import Testing
     let child = Child(parent: parent)
     child.held = survivor
     parent.onTap = { _ = child }
-    #expect(paths(to: survivor, from: [parent]) == ["Parent.onTap, a closure that captures it through Child.held"])
+    #expect(paths(to: survivor, from: [parent]) == ["Parent.onTap (a closure that captures it through Child.held)"])
     parent.onTap = nil
   }
 
@@ -137,7 +137,7 @@ import Testing
     let holder = Survivor()
     holder.workItem = DispatchWorkItem { _ = survivor }
     holder.onTap = { _ = survivor }
-    #expect(paths(to: survivor, from: [holder]) == ["Survivor.onTap, a closure that captures it"])
+    #expect(paths(to: survivor, from: [holder]) == ["Survivor.onTap (a closure that captures it)"])
   }
 
   @Test func findsTheEndOfALongLinkedListWithoutRecursing() throws {

@@ -38,7 +38,7 @@ extension LeakCorpusTests {
     // "Capture Lists": a closure capturing a struct copy that holds the object.
     Case(
       name: "a closure capturing a struct that holds self", source: .swiftBook,
-      expected: .path("Holder.block, a closure that captures it through StrongPair.object")
+      expected: .path("Holder.block (a closure that captures it through StrongPair.object)")
     ) { leaks in
       let a = Holder()
       let pair = leaks ? StrongPair(object: a) : StrongPair(object: nil)
@@ -70,7 +70,7 @@ extension LeakCorpusTests {
     // captures that object (no `self` in sight).
     Case(
       name: "a lazy var whose object's handler captures the object", source: .articles,
-      expected: .path("API.failureHandler, a closure that captures it")
+      expected: .path("API.failureHandler (a closure that captures it)")
     ) { leaks in
       // Tracked from the API object itself: the screen owns it either way (`$__lazy_storage_$_api`).
       let screen = APIScreen(leaks: leaks)
@@ -81,7 +81,7 @@ extension LeakCorpusTests {
     // the object it uses (`personalizedGreeting`), against a lazily computed value (the twin).
     Case(
       name: "a greeting closure stored instead of computed", source: .articles,
-      expected: .path("Holder.any, a closure that captures it")
+      expected: .path("Holder.any (a closure that captures it)")
     ) { leaks in
       let person = Holder()
       let greeting: () -> String = { "Hello, \(person.array.count)" }
@@ -92,7 +92,7 @@ extension LeakCorpusTests {
     // kept by its owner, whose block uses the owner.
     Case(
       name: "a repeating timer kept by the object its block uses", source: .articles,
-      expected: .path("Observed.timer._fire, a closure that captures it")
+      expected: .path("Observed.timer._fire (a closure that captures it)")
     ) { leaks in
       let interactor = Observed()
       let timer =
@@ -164,7 +164,7 @@ extension LeakCorpusTests {
     // completion handler a service stores, using the client that owns the service.
     Case(
       name: "a completion handler stored by an owned service", source: .articles,
-      expected: .path("Client.service.completion, a closure that captures it")
+      expected: .path("Client.service.completion (a closure that captures it)")
     ) { leaks in
       let client = Client()
       if leaks {
@@ -177,7 +177,7 @@ extension LeakCorpusTests {
     // The same page, nested: the outer closure (run at once here) and the stored inner one.
     Case(
       name: "a nested closure stored by an owned service", source: .articles,
-      expected: .path("Client.service.completion, a closure that captures it")
+      expected: .path("Client.service.completion (a closure that captures it)")
     ) { leaks in
       let client = Client()
       let outer = {
@@ -194,7 +194,7 @@ extension LeakCorpusTests {
     // a child view's tap closure using its parent.
     Case(
       name: "a child view's onTap closure capturing the parent", source: .articles,
-      expected: .path("ParentView.child.action, a closure that captures it")
+      expected: .path("ParentView.child.action (a closure that captures it)")
     ) { leaks in
       let parent = ParentView()
       if leaks {
@@ -208,7 +208,7 @@ extension LeakCorpusTests {
     // reference stored as a closure captures its object.
     Case(
       name: "a method reference stored as a button action", source: .articles,
-      expected: .path("ParentView.child.action, a closure that captures it")
+      expected: .path("ParentView.child.action (a closure that captures it)")
     ) { leaks in
       let parent = ParentView()
       parent.child.action = leaks ? parent.tapped : { [weak parent] in parent?.tapped() }
@@ -218,7 +218,7 @@ extension LeakCorpusTests {
     // property of the object it uses), kept in a dictionary of handlers keyed by name.
     Case(
       name: "a handler in a dictionary of handlers", source: .articles,
-      expected: .path("Client.handlers[0].value, a closure that captures it")
+      expected: .path("Client.handlers[\"save\"] (a closure that captures it)")
     ) { leaks in
       let client = Client()
       client.handlers["save"] = leaks ? { client.secondAction() } : { [weak client] in client?.secondAction() }
@@ -229,7 +229,7 @@ extension LeakCorpusTests {
     // using `self`, stored in the object's own `cancellables`, with a publisher written by hand.
     Case(
       name: "a hand-written sink capturing the model that owns the subject", source: .articles,
-      expected: .path("SearchModel.query.subscribers[0], a closure that captures it")
+      expected: .path("SearchModel.query.subscribers[0] (a closure that captures it)")
     ) { leaks in
       let model = SearchModel()
       let cancellable =
@@ -245,7 +245,7 @@ extension LeakCorpusTests {
     // .disposed(by: disposeBag)`, with a button and a dispose bag written by hand.
     Case(
       name: "a tap subscription kept in the screen's dispose bag", source: .swiftLeakCheck,
-      expected: .path("RxScreen.button.tapHandlers[0], a closure that captures it")
+      expected: .path("RxScreen.button.tapHandlers[0] (a closure that captures it)")
     ) { leaks in
       let screen = RxScreen()
       screen.button.tapHandlers.append(leaks ? { screen.doSomething() } : { [weak screen] in screen?.doSomething() })
@@ -256,7 +256,7 @@ extension LeakCorpusTests {
     // observation kept by the observed object; here its change handler uses the object.
     Case(
       name: "a KVO-style observation's change handler", source: .fbRetainCycleDetector,
-      expected: .path("Observed.observation.changeHandler, a closure that captures it")
+      expected: .path("Observed.observation.changeHandler (a closure that captures it)")
     ) { leaks in
       let observed = Observed()
       observed.observation =
@@ -267,7 +267,7 @@ extension LeakCorpusTests {
     // dictionary a Notification's `userInfo` (`[AnyHashable: Any]`) that the object keeps.
     Case(
       name: "a userInfo dictionary holding its owner", source: .fbRetainCycleDetector,
-      expected: .path("Observed.userInfo[0].value")
+      expected: .path("Observed.userInfo[\"sender\"]")
     ) { leaks in
       let observed = Observed()
       observed.userInfo = leaks ? ["sender": observed] : ["sender": "none"]
@@ -277,7 +277,7 @@ extension LeakCorpusTests {
     // retain cycles": an escaping closure stored by its owner), stored as a loading state's payload.
     Case(
       name: "an enum payload closure capturing the owner", source: .articles,
-      expected: .path("Observed.state.loading.onDone, a closure that captures it")
+      expected: .path("Observed.state.loading.onDone (a closure that captures it)")
     ) { leaks in
       let observed = Observed()
       observed.state = .loading(onDone: leaks ? { _ = observed.userInfo } : { [weak observed] in _ = observed })
@@ -287,7 +287,7 @@ extension LeakCorpusTests {
     // in a property), kept as a `Result`'s success payload.
     Case(
       name: "a Result holding a closure that captures the owner", source: .articles,
-      expected: .path("Observed.result.success, a closure that captures it")
+      expected: .path("Observed.result.success (a closure that captures it)")
     ) { leaks in
       let observed = Observed()
       observed.result = .success(leaks ? { _ = observed.userInfo } : { [weak observed] in _ = observed })

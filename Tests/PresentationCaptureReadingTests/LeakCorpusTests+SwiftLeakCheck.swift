@@ -6,7 +6,7 @@ extension LeakCorpusTests {
     // README.md, first example: `handler = { self.doSmth() }`.
     Case(
       name: "a handler property set to a closure using self", source: .swiftLeakCheck,
-      expected: .path("Client.callback, a closure that captures it")
+      expected: .path("Client.callback (a closure that captures it)")
     ) { leaks in
       let client = Client()
       if leaks {
@@ -20,7 +20,7 @@ extension LeakCorpusTests {
     // closure can capture it weakly.
     Case(
       name: "an outer closure capturing self for an inner weak capture", source: .swiftLeakCheck,
-      expected: .path("Client.callback, a closure that captures it")
+      expected: .path("Client.callback (a closure that captures it)")
     ) { leaks in
       let client = Client()
       if leaks {
@@ -33,7 +33,7 @@ extension LeakCorpusTests {
     // Snippets/Leak1.swift: `[weak self]` outside, `strongSelf` captured by an inner escaping closure.
     Case(
       name: "strongSelf captured by an inner escaping closure", source: .swiftLeakCheck,
-      expected: .path("Client.service.completion, a closure that captures it")
+      expected: .path("Client.service.completion (a closure that captures it)")
     ) { leaks in
       let client = Client()
       let block = { [weak client] in
@@ -51,7 +51,7 @@ extension LeakCorpusTests {
     // `self` weakly: the handler itself captures `self` strongly.
     Case(
       name: "a subscription whose inner weak capture makes the outer one strong", source: .swiftLeakCheck,
-      expected: .path("RxScreen.button.tapHandlers[0], a closure that captures it")
+      expected: .path("RxScreen.button.tapHandlers[0] (a closure that captures it)")
     ) { leaks in
       let screen = RxScreen()
       if leaks {
@@ -69,7 +69,7 @@ extension LeakCorpusTests {
     // Snippets/Leak4.swift: a closure inside a dependencies tuple handed to a builder that keeps it.
     Case(
       name: "a factory closure in a dependencies tuple", source: .swiftLeakCheck,
-      expected: .path("Observed.builder.dependencies.factory, a closure that captures it")
+      expected: .path("Observed.builder.dependencies.factory (a closure that captures it)")
     ) { leaks in
       let screen = Observed()
       let factory: () -> Void = leaks ? { _ = screen } : { [weak screen] in _ = screen }
@@ -79,7 +79,7 @@ extension LeakCorpusTests {
     // Snippets/Leak9.swift, `tupleClosure`: a tuple of two closures, the second one kept.
     Case(
       name: "the second closure of a kept tuple", source: .swiftLeakCheck,
-      expected: .path("Client.pair.second, a closure that captures it")
+      expected: .path("Client.pair.second (a closure that captures it)")
     ) { leaks in
       let client = Client()
       let first: () -> Void = { [weak client] in client?.secondAction() }
@@ -90,7 +90,7 @@ extension LeakCorpusTests {
     // Snippets/EscapingAttribute.swift: an optional closure parameter escapes without `@escaping`.
     Case(
       name: "an optional closure parameter that is stored", source: .swiftLeakCheck,
-      expected: .path("Client.callback, a closure that captures it")
+      expected: .path("Client.callback (a closure that captures it)")
     ) { leaks in
       let client = Client()
       func store(_ block: (() -> Void)?) { client.callback = block }
@@ -101,7 +101,7 @@ extension LeakCorpusTests {
     // non-escaping closure inside it.
     Case(
       name: "an escaping closure capturing self for a map inside it", source: .swiftLeakCheck,
-      expected: .path("Client.pending[0], a closure that captures it")
+      expected: .path("Client.pending[0] (a closure that captures it)")
     ) { leaks in
       let client = Client()
       if leaks {

@@ -106,7 +106,7 @@ import Testing
     },
     Shape(
       name: "the target in a [AnyHashable: Any]",
-      expected: .found("captures it through Dictionary<AnyHashable, Any>[0] → (key: AnyHashable, value: Any).value")
+      expected: .found("captures it through Dictionary<AnyHashable, Any>[\"key\"]")
     ) { model in
       nonisolated(unsafe) let info: [AnyHashable: Any] = ["key": model]
       let label = "label"

@@ -137,7 +137,7 @@ import Testing
     #if !canImport(ObjectiveC)  // where the harness can read closure captures
       #expect(
         report.contains(
-          "Held by the handler of NodeTypeChanged observed (token) at presentation_demo/DemoRun+NodeEditor.swift:"))
+          "- the handler of NodeTypeChanged observed (token) at presentation_demo/DemoRun+NodeEditor.swift:"))
     #endif
     #expect(report.contains("RESULT: LEAK. 1 survivor(s), 1 live registration(s)."))
   }

@@ -67,7 +67,7 @@ import Testing
         && message.contains("Leaked PresentationModelTestingTests.Widget")
         && message.contains("tracked at PresentationModelTestingTests/LeakDetectionTraitTests.swift:\(trackedLine)")
         // Only the widget was tracked; the walk from the widget itself finds the cycle.
-        && message.contains("Still held by Widget.canvas.widgets[1]")
+        && message.contains("- Widget.canvas.widgets[1]")
     }
   }
 
@@ -86,9 +86,9 @@ import Testing
       let message = Self.messages(of: issue)
       if issue.sourceLocation?.line == widgetLine {
         return message.contains("Leaked PresentationModelTestingTests.Widget")
-          && message.contains("Still held by Canvas.widgets[2]")
+          && message.contains("- Canvas.widgets[2]")
       }
-      return issue.sourceLocation?.line == widgetLine + 1 && message.contains("Still held by Widget.canvas")
+      return issue.sourceLocation?.line == widgetLine + 1 && message.contains("- Widget.canvas")
     }
   }
 

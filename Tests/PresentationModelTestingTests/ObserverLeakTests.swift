@@ -116,9 +116,9 @@ import Testing
       return issue.sourceLocation?.line == trackLine.withLock { $0 }
         && message.contains("Leaked PresentationModelTestingTests.ObserverLeakTests.Document")
         && message.contains(
-          "Held by the handler of Ping observed (token) at PresentationModelTestingTests/ObserverLeakTests.swift:"
+          "- the handler of Ping observed (token) at PresentationModelTestingTests/ObserverLeakTests.swift:"
             + "\(observeLine.withLock { $0 }), posting thread, which captures it "
-            + "(its token is stored in Document.token: a cycle through the center).")
+            + "(its token is stored in Document.token: a cycle through the center)")
     }
     leftover.withLock { $0?.cancel() }
   }
@@ -145,8 +145,8 @@ import Testing
       }
     } matching: { issue in
       Self.messages(of: issue).contains(
-        "Held by the handler of Ping observed (token) at PresentationModelTestingTests/ObserverLeakTests.swift:"
-          + "\(observeLine.withLock { $0 }), posting thread, which captures it in a var.")
+        "- the handler of Ping observed (token) at PresentationModelTestingTests/ObserverLeakTests.swift:"
+          + "\(observeLine.withLock { $0 }), posting thread, which captures it in a var")
     }
     kept.cancelAll()
   }
@@ -163,7 +163,7 @@ import Testing
         trackForLeaks(model)
       }
     } matching: { issue in
-      Self.messages(of: issue).contains("which captures it through Helper.model.")
+      Self.messages(of: issue).contains("which captures it through Helper.model")
     }
     kept.cancelAll()
   }

@@ -93,7 +93,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
     trackForLeaks(cycle, timeout: .milliseconds(50))
     expectLeakFailure(
       atLine: trackedLine, mentioning: "Leaked PresentationModelTestingTests.ClosureCycle",
-      "XCTestLeakTrackingTests.swift:\(trackedLine)", "Still held by ClosureCycle.onChange, a closure that captures it."
+      "XCTestLeakTrackingTests.swift:\(trackedLine)", "held by:\n- ClosureCycle.onChange (a closure that captures it)"
     )
   }
 
@@ -107,10 +107,10 @@ final class XCTestLeakTrackingTests: XCTestCase {
     trackForLeaks(parent.child)
     expectLeakFailure(
       atLine: parentLine, mentioning: "Leaked PresentationModelTestingTests.DelegatingParent",
-      "Still held by DelegatingChild.strongDelegate")
+      "- DelegatingChild.strongDelegate")
     expectLeakFailure(
       atLine: childLine, mentioning: "Leaked PresentationModelTestingTests.DelegatingChild",
-      "Still held by DelegatingParent.child")
+      "- DelegatingParent.child")
   }
 
   func testFailsOnPurposeOwnerCapturedByItsOwnHandlerIsReportedAtTheObserveLine() {

@@ -21,6 +21,8 @@
       /// A stored property, an enum payload or a tuple element (`label`), or a collection's
       /// element (`nil`: by its index).
       case member(String?)
+      /// A dictionary's value, by its key as a subscript spells it: `1`, `"name"`.
+      case value(forKey: String)
       /// A captured variable's box.
       case box
       /// Into a closure's context: what follows is what the closure captures.
@@ -40,7 +42,7 @@
       switch kind {
       case .box: return "var"
       case .closure: return nil
-      case .member:
+      case .member, .value:
         return (container.map(shortName) ?? "") + (component ?? "")
       }
     }
@@ -48,6 +50,7 @@
     /// The step as a holder path spells it after its root's type: `.field`, `[2]`, `.0` (a tuple's
     /// unlabelled element, which `Mirror` labels `.0`).
     var component: String? {
+      if case .value(let key) = kind { return "[\(key)]" }
       guard case .member(let label) = kind else { return nil }
       guard let label else { return "[\(index)]" }
       return label.hasPrefix(".") ? label : "." + label
@@ -273,10 +276,30 @@
       let mirror = Mirror(reflecting: value)
       let isWrapper = !namesFields || mirror.displayStyle == .optional
       let container = type(of: value)
+      if mirror.displayStyle == .dictionary {
+        expandEntries(of: mirror, container: container, link: link, namesFields: namesFields)
+        return
+      }
       for (index, child) in mirror.children.enumerated() {
         if result.truncated { break }
         let step = PathStep(container: container, kind: .member(child.label), index: index)
         enqueue(child.value, link: isWrapper ? link : self.link(link, step))
+      }
+    }
+
+    /// Queues a dictionary's values, each named by its key (`rowModels[1]`, not the position of its
+    /// entry in the storage), and its keys (`rowModels[1].key`).
+    private mutating func expandEntries(of mirror: Mirror, container: Any.Type, link: Int, namesFields: Bool) {
+      for (index, entry) in mirror.children.enumerated() {
+        if result.truncated { break }
+        let pair = Array(Mirror(reflecting: entry.value).children)
+        guard pair.count == 2 else { continue }
+        let key = DictionaryKey.subscriptText(pair[0].value)
+        let valueStep = PathStep(container: container, kind: .value(forKey: key), index: index)
+        let valueLink = namesFields ? self.link(link, valueStep) : link
+        enqueue(pair[1].value, link: valueLink)
+        let keyStep = PathStep(container: nil, kind: .member("key"), index: 0)
+        enqueue(pair[0].value, link: namesFields ? self.link(valueLink, keyStep) : link)
       }
     }
 

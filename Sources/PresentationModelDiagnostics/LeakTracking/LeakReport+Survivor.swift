@@ -13,7 +13,7 @@ extension LeakReport {
     public var column: Int { site.column }
     /// Paths from a tracked object that is still alive (possibly this one) to this one, shortest
     /// first, through stored properties and closures they hold, such as `Canvas.widgets[2]`,
-    /// `Widget.canvas.widgets[0]` or `Parent.onTap, a closure that captures it`; and, when the
+    /// `Widget.canvas.widgets[0]` or `Parent.onTap (a closure that captures it)`; and, when the
     /// untracked-holder scan is on, the objects nobody tracked that point at it (see LeakTesting.md).
     ///
     /// Empty when none was found: then look for an owner you did not track. `weak` and `unowned`
@@ -35,7 +35,7 @@ extension LeakReport {
       self.retainingObservers = retainingObservers
     }
 
-    /// `MyApp.Widget (tracked at MyAppTests/CanvasTests.swift:18). Still held by Canvas.widgets[2].`:
+    /// `MyApp.Widget (tracked at MyAppTests/CanvasTests.swift:18), held by:` and `  - Canvas.widgets[2]`:
     /// its type, its `track` call, and the stored-property paths and observers that hold it (or a
     /// hint where to look when none was found). Test failures word a survivor the same way.
     public var description: String { SurvivorWording.object(self) }

@@ -30,12 +30,16 @@
 /// }
 /// ```
 ///
-/// It prints a line per survivor, each with what holds it:
+/// It prints a line per survivor, each with what holds it on lines of their own:
 ///
 /// ```text
 /// 2 of 2 tracked objects still alive after 0.1 s:
-/// - MyApp.Canvas (tracked at MyApp/Example.swift:17). Still held by Widget.canvas, Canvas.widgets[0].canvas.
-/// - MyApp.Widget (tracked at MyApp/Example.swift:18). Still held by Canvas.widgets[0], Widget.canvas.widgets[0].
+/// - MyApp.Canvas (tracked at MyApp/Example.swift:17), held by:
+///   - Widget.canvas
+///   - Canvas.widgets[0].canvas
+/// - MyApp.Widget (tracked at MyApp/Example.swift:18), held by:
+///   - Canvas.widgets[0]
+///   - Widget.canvas.widgets[0]
 /// ```
 ///
 /// Inside a Swift Testing test with the `.detectsLeaks` trait, use

@@ -14,24 +14,18 @@ package enum SurvivorWording {
     + "capturing it, a strong delegate, or an owner that was not tracked (PRESENTATION_MODEL_HEAP_SCAN=1 "
     + "looks for one in the whole heap)."
 
-  /// Where a surviving object was tracked and what holds it: `(tracked at
-  /// MyAppTests/CanvasTests.swift:18). Still held by Canvas.widgets[2]. Held by the handler of …`,
+  /// Where a surviving object was tracked and what holds it, one holder a line: `(tracked at
+  /// MyAppTests/CanvasTests.swift:18), held by:` then `- Canvas.widgets[2]`, `- the handler of …`;
   /// or the ``noHolderFound`` hint in place of the holders.
-  static func trackingAndHolders(of survivor: LeakReport.Survivor) -> String {
-    var holders: [String] = []
-    if !survivor.retainingPaths.isEmpty {
-      holders.append("Still held by " + survivor.retainingPaths.joined(separator: ", ") + ".")
-    }
-    for observer in survivor.retainingObservers {
-      holders.append("Held by \(observer).")
-    }
-    if holders.isEmpty { holders.append(noHolderFound) }
-    return "(tracked at \(survivor.site)). " + holders.joined(separator: " ")
+  static func trackingAndHolders(of survivor: LeakReport.Survivor, indent: String = "") -> String {
+    "(tracked at \(survivor.site))"
+      + holderLines(Holders(paths: survivor.retainingPaths, observers: survivor.retainingObservers), indent: indent)
   }
 
-  /// A survivor's line in a ``LeakReport``: `MyApp.Widget (tracked at …). Still held by ….`
+  /// A survivor's item in a ``LeakReport``: `MyApp.Widget (tracked at …), held by:`, its holders
+  /// indented below it.
   static func object(_ survivor: LeakReport.Survivor) -> String {
-    "\(survivor.typeName) " + trackingAndHolders(of: survivor)
+    "\(survivor.typeName) " + trackingAndHolders(of: survivor, indent: "  ")
   }
 
   /// `2 of 5 tracked objects still alive after 1.0 s:`, then one line per survivor.
@@ -42,7 +36,8 @@ package enum SurvivorWording {
   }
 
   /// The failure for one object that outlived a test, at the line that tracked it: `Leaked
-  /// MyApp.Widget: still alive 1.0 s after the test ended (tracked at …). Still held by ….`
+  /// MyApp.Widget: still alive 1.0 s after the test ended (tracked at …), held by:`, then one
+  /// holder a line.
   package static func leakFailure(_ survivor: LeakReport.Survivor, waited: Duration) -> String {
     "Leaked \(survivor.typeName): still alive \(waited.roundedSeconds) s after the test ended "
       + trackingAndHolders(of: survivor)
@@ -71,12 +66,13 @@ package enum SurvivorWording {
     reason.prefix(1).uppercased() + reason.dropFirst()
   }
 
-  /// `, held by:` and one holder a line (`- Canvas.widgets[2]`), or `.` and where to look when none
-  /// was found.
-  static func holderLines(_ holders: Holders) -> String {
+  /// `, held by:` and one holder a line (`- Canvas.widgets[2]`, each line after the first
+  /// `indent`ed), or `.` and where to look when none was found. A holder's explanation stays on its
+  /// line, after it: `- Parent.onTap (a closure that captures it)`.
+  static func holderLines(_ holders: Holders, indent: String = "") -> String {
     guard !holders.isEmpty else { return ". " + noHolderFound }
     let lines = holders.paths + holders.observers.map(\.description)
-    return ", held by:\n" + lines.map { "- " + $0 }.joined(separator: "\n")
+    return ", held by:\n" + lines.map { indent + "- " + $0 }.joined(separator: "\n")
   }
 
   /// One live registration, as `expectNoObservers` lists it: its description, with its owner told

@@ -1,7 +1,7 @@
 internal import PresentationCaptureReading
 
 /// Finds the paths by which some objects reach another: `Canvas.widgets[2]`,
-/// `Parent.child.delegate`, `Parent.onTap, a closure that captures it`.
+/// `Parent.child.delegate`, `Parent.onTap (a closure that captures it)`.
 ///
 /// The walk is the capture reader's (`CaptureScanner.holdingPaths`), breadth first over the
 /// runtime's metadata: stored properties of classes (superclasses included) and structs from their
