@@ -217,6 +217,19 @@ private final class NodeWidget: Fadable {
     #expect(scheduler.clock.pendingCount == 0)
   }
 
+  /// What `StepScheduler.elapsedSinceOrigin` documents: read when a fade starts, and for each step
+  /// when it runs and again before the next one is scheduled (after the opacity was set). The
+  /// documentation said once per step (9 in 8 steps) while the fade read 17 (issue 27).
+  @Test func theClockIsReadTwicePerStepAndOnceMoreAtTheStart() {
+    let scheduler = ReadCountingScheduler()
+    let pendingDelete = PendingDelete(duration: .milliseconds(80), steps: 8, scheduler: scheduler)
+    let widget = RecordingWidget()
+    pendingDelete.fadeOutAndDispose(widget)
+    scheduler.clock.advance(by: .milliseconds(80))
+    #expect(widget.disposeCount == 1)
+    #expect(scheduler.reads == 2 * 8 + 1)
+  }
+
   /// The main queue runs a block some microseconds after it is due; 100,000 steps over 50 ms are
   /// due every 0.5 µs. Run one at a time, each late, they ended after about 300 ms on the main
   /// queue; the steps already due when one runs are applied at once, as one.
@@ -285,5 +298,19 @@ private final class NodeWidget: Fadable {
 
   func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
     clock.schedule(after: max(delay, .zero) + lateness, action)
+  }
+}
+
+/// A `ManualStepScheduler` that counts how often its clock is read.
+@MainActor private final class ReadCountingScheduler: StepScheduler {
+  let clock = ManualStepScheduler()
+  private(set) var reads = 0
+  var elapsedSinceOrigin: Duration {
+    reads += 1
+    return clock.elapsedSinceOrigin
+  }
+
+  func schedule(after delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void) -> ScheduledStep {
+    clock.schedule(after: delay, action)
   }
 }

@@ -26,9 +26,12 @@ public protocol StepScheduler {
   /// clock), the scheduler's creation for `ManualStepScheduler`. Only differences between two
   /// readings mean anything.
   ///
-  /// ``PendingDelete`` reads it when a fade starts and before scheduling each step, and schedules
-  /// step `k` after `start + k × duration / steps − elapsedSinceOrigin`: each step is timed from
-  /// the start, so steps that run late do not add up. It must never go backwards. A scheduler that stretches or
+  /// ``PendingDelete`` reads it when a fade starts, then for each step twice: when the step runs
+  /// (to apply at once the later steps already due, when it runs late) and before it schedules the
+  /// next, after setting the opacity (so that a slow opacity setter does not delay the next step):
+  /// `2 × steps + 1` readings in a fade that runs on time. It schedules step `k` after
+  /// `start + k × duration / steps − elapsedSinceOrigin`: each step is timed from the start, so
+  /// steps that run late do not add up. It must never go backwards. A scheduler that stretches or
   /// shrinks delays reports its time in the same units as the delays it is given (see the
   /// slow-motion example in the PendingDelete guide).
   var elapsedSinceOrigin: Duration { get }

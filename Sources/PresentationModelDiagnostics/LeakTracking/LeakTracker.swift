@@ -48,8 +48,10 @@
 ///
 /// > Note: The tracker holds every object weakly and never keeps one alive. Tracking the same
 /// > object twice records it once (at the first call). All methods may be called from any thread.
-/// > When survivors are found, the report reads their stored properties (from the runtime's field
-/// > records: no `customMirror` runs) to say what holds them; that walk reads the survivors without
+/// > When survivors are found, the report reads their stored properties to say what holds them:
+/// > the paths that hold a survivor from the runtime's field records (no `customMirror` runs
+/// > there), and the observer tokens a survivor keeps through `Mirror` (a survivor's own
+/// > `customMirror`, if its type declares one, runs there). Those walks read the survivors without
 /// > synchronisation, so check only once the code under test has stopped using them.
 public final class LeakTracker: Sendable {
   /// How long `checkForLeaks(timeout:)` waits for stragglers unless told otherwise: one second.
