@@ -31,7 +31,7 @@ extension Engine {
       defer { RecursionGuard.leave() }
     #endif
     let entries = storage.entries
-    var onMainQueue = MainQueue.Answer()
+    var onMainQueue: Bool?
     for index in 0..<count {
       // The entry is read as a raw pointer and used through an unretained, guaranteed reference:
       // the storage holds a strong reference to it and is not changed while this post reads it
@@ -87,7 +87,7 @@ enum Delivery<N> {
   /// `let`, so nothing is retained for the call.
   @inlinable @inline(__always)
   static func deliver(
-    _ notification: N, from senderID: ObjectIdentifier?, to entry: Entry, onMainQueue: inout MainQueue.Answer,
+    _ notification: N, from senderID: ObjectIdentifier?, to entry: Entry, onMainQueue: inout Bool?,
     enqueue: (Registration) -> Void
   ) {
     let registration = entry.registration
@@ -115,11 +115,13 @@ enum Delivery<N> {
   /// so the fast paths' loop stays as small as it is.
   @inlinable @inline(never)
   static func deliverSlowPath(
-    _ notification: N, from senderID: ObjectIdentifier?, to entry: Entry, onMainQueue: inout MainQueue.Answer,
+    _ notification: N, from senderID: ObjectIdentifier?, to entry: Entry, onMainQueue: inout Bool?,
     enqueue: (Registration) -> Void
   ) {
     let registration = entry.registration
-    if registration.flags.contains(.mainActor) && !onMainQueue.isCurrent { return enqueue(registration) }
+    if registration.flags.contains(.mainActor) && !MainQueue.isCurrent(rememberedIn: &onMainQueue) {
+      return enqueue(registration)
+    }
     registration.deliver(from: senderID) { owner in call(notification, entry: entry, owner: owner) }
   }
 

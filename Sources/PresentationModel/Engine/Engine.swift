@@ -179,8 +179,7 @@ extension Engine {
   /// type, in registration order within a type.
   private func unendedEntries(of key: ObjectIdentifier?, where isIncluded: (Registration) -> Bool) -> [Entry] {
     exclusion.withExclusiveAccess(to: self) {
-      let read = key.map { key in channels.modify(key) { $0 }.map { [$0] } ?? [] } ?? channels.all.map(\.channel)
-      return read.flatMap { channel in
+      channels.all.filter { key == nil || $0.key == key }.flatMap { _, channel in
         channel.entries.filter { !$0.registration.hasEnded && isIncluded($0.registration) }
       }
     }

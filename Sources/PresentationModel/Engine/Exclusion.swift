@@ -21,7 +21,7 @@ protocol Exclusion {
 enum Locked: Exclusion {
   @inlinable @inline(__always)
   static func withExclusiveAccess<Result>(to engine: Engine, _ body: () throws -> Result) rethrows -> Result {
-    try engine.lock.withLock { _ in
+    try engine.lock.whileLocked {
       #if DEBUG
         try TestHooks.inExclusiveSection(body)
       #else

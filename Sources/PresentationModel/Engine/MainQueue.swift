@@ -61,22 +61,14 @@ package enum MainQueue {
     return result.withLock { $0.take() }
   }
 
-  /// Whether a post runs on the main queue, asked at most once per post: the answer cannot change
-  /// during it, and asking costs a dispatch look-up.
-  @usableFromInline
-  struct Answer {
-    @usableFromInline var known: Bool?
-
-    @inlinable init() {}
-
-    @inlinable var isCurrent: Bool {
-      mutating get {
-        if let known { return known }
-        let current = MainQueue.isCurrentForPost()
-        known = current
-        return current
-      }
-    }
+  /// Whether a post runs on the main queue, asked at most once per post (`known` keeps the
+  /// answer): it cannot change during the post, and asking costs a dispatch look-up.
+  @inlinable @inline(__always)
+  static func isCurrent(rememberedIn known: inout Bool?) -> Bool {
+    if let known { return known }
+    let current = isCurrentForPost()
+    known = current
+    return current
   }
 
   @usableFromInline static func isCurrentForPost() -> Bool { isCurrent }

@@ -18,10 +18,9 @@
   /// different types, each posted once, is legitimate and is not stopped.
   @usableFromInline
   enum RecursionGuard {
-    /// The nested posts of one thread, outermost first, with how often each type is on the stack.
+    /// The nested posts of one thread, outermost first.
     private final class NestedPosts {
       var stack: [any Any.Type] = []
-      var depths: [ObjectIdentifier: Int] = [:]
     }
 
     /// One thread-specific slot holding the thread's `NestedPosts`, retained; released when the
@@ -48,35 +47,21 @@
     @usableFromInline
     static func enter<N>(_: N.Type, in center: StaticString, limit: Int) {
       let posts = current
-      let depth = posts.depths[ObjectIdentifier(N.self), default: 0] + 1
       posts.stack.append(N.self)
-      posts.depths[ObjectIdentifier(N.self)] = depth
-      guard depth > limit else { return }
+      guard posts.stack.count(where: { $0 == N.self }) > limit else { return }
+      // `A → B → A` when A's post was re-entered through B: the types from the previous post of N.
+      let previous = posts.stack.dropLast().lastIndex { $0 == N.self } ?? 0
       preconditionFailure(
         """
         \(center): posts of \(N.self) nested more than \(limit) deep on one thread \
         (\(posts.stack.count) nested posts in all); a handler posts \(N.self) while handling \
-        \(N.self), without end: \(cycle(endingWith: N.self, in: posts.stack))
+        \(N.self), without end: \(posts.stack[previous...].map { "\($0)" }.joined(separator: " → "))
         """)
     }
 
     @usableFromInline
     static func leave() {
-      let posts = current
-      let type = posts.stack.removeLast()
-      let key = ObjectIdentifier(type)
-      let depth = posts.depths[key, default: 1] - 1
-      if depth == 0 { posts.depths[key] = nil } else { posts.depths[key] = depth }
-    }
-
-    /// `A → B → A` when A's post was re-entered through B: the types from the previous post of
-    /// `type` to the innermost one.
-    private static func cycle(endingWith type: any Any.Type, in stack: [any Any.Type])
-      -> String
-    {
-      let key = ObjectIdentifier(type)
-      let previous = stack.dropLast().lastIndex { ObjectIdentifier($0) == key } ?? stack.startIndex
-      return stack[previous...].map { "\($0)" }.joined(separator: " → ")
+      current.stack.removeLast()
     }
   }
 #endif

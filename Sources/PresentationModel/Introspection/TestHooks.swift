@@ -14,15 +14,6 @@ package enum TestHooks {
     case tokensVisited
   }
 
-  /// Whether the hooks exist in this build.
-  package static var areCompiledIn: Bool {
-    #if DEBUG
-      true
-    #else
-      false
-    #endif
-  }
-
   /// Whether the storage of every engine checks its invariants after every change
   /// (`PRESENTATION_INTERNAL_CHECKS`).
   package static var internalChecksAreCompiledIn: Bool {
@@ -74,8 +65,14 @@ package enum OwnerLoadProbe {
     @usableFromInline @TaskLocal package static var onLoad: (@Sendable (AnyObject) -> Void)?
   #endif
 
-  /// Whether the center calls `onLoad` in this build.
-  package static var isCompiledIn: Bool { TestHooks.areCompiledIn }
+  /// Whether the center calls `onLoad` in this build (debug builds: the tests').
+  package static var isCompiledIn: Bool {
+    #if DEBUG
+      true
+    #else
+      false
+    #endif
+  }
 
   /// Reports a load to the installed probe, if any.
   @inlinable @inline(__always)
