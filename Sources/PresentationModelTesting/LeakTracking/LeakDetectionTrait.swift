@@ -144,7 +144,8 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
   private func runInScope(of test: Test, _ function: @Sendable () async throws -> Void) async throws {
     let log = LeakScopeLog()
     let tracker = LeakTracker(log: log)
-    let everyObject = openEveryObjectScope(at: test.sourceLocation)
+    let everyObject = Self.openEveryObjectScope(
+      level, ignoring: ignoredTypes, modules: modules, at: test.sourceLocation)
     let bodyError: (any Error)?
     do {
       // Registrations made in the test whose handler captures its own owner fail the test at their
@@ -172,14 +173,15 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
 
   /// The every-object scope of a test at ``Level/everyObject``; `nil` below it, or, with a warning
   /// at the test naming the reason, where the runtime cannot be hooked safely.
-  private func openEveryObjectScope(at location: SourceLocation) -> EveryObjectScope? {
+  static func openEveryObjectScope(
+    _ level: Level, ignoring ignoredTypes: [any AnyObject.Type], modules: [String], at location: SourceLocation
+  ) -> EveryObjectScope? {
     guard level >= .everyObject else {
       if !ignoredTypes.isEmpty || !modules.isEmpty {
-        Issue.record(
-          Comment(
-            rawValue: "detectsLeaks(.\(level), ignoring:, modules:): ignoring: and modules: choose the classes that "
-              + ".everyObject counts, and this test's level is .\(level). Use .detectsLeaks(.everyObject, …), or "
-              + "leave them out."), sourceLocation: location)
+        FailureReporter.fail(
+          "detectsLeaks(.\(level), ignoring:, modules:): ignoring: and modules: choose the classes that "
+            + ".everyObject counts, and this level is .\(level). Use .everyObject, or leave them out.",
+          at: location)
       }
       return nil
     }

@@ -27,6 +27,15 @@ enum FailureReporter {
     FileHandle.standardError.write(Data("\(location): warning: \(message)\n".utf8))
   }
 
+  /// Reports a problem at `location` in the running Swift Testing test; in XCTest, at no line.
+  static func fail(_ message: String, at location: SourceLocation) {
+    if Test.current != nil {
+      Issue.record(Comment(rawValue: message), sourceLocation: location)
+    } else {
+      XCTFail("\(location): \(message)")
+    }
+  }
+
   static func fail(_ message: String, at site: CallSite) {
     if Test.current != nil {
       Issue.record(

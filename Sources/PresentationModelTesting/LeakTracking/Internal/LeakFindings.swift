@@ -1,5 +1,6 @@
 import PresentationModel
 import Testing
+import XCTest
 
 /// Everything a test left behind, found when it ended, worded and located for its issues.
 struct LeakFindings {
@@ -13,20 +14,48 @@ struct LeakFindings {
   var findings: [Finding] = []
 
   /// Waits up to `timeout` for the tracked objects, and (from `.observersAndWidgets` on) the
-  /// registrations and widgets of `log`, to go; then words what is left.
+  /// registrations and widgets of `log`, and the survivors of `everyObject`, to go; then words what
+  /// is left.
   static func collect(
     tracker: LeakTracker, log: LeakScopeLog, everyObject: EveryObjectScope?, level: LeakDetectionTrait.Level,
     timeout: Duration, test: SourceLocation
   ) async -> LeakFindings {
-    let checksLog = level >= .observersAndWidgets
     let clock = ContinuousClock()
     let start = clock.now
     // A test that left nothing behind is not kept waiting: the first look passes.
-    await Polling.poll(timeout: timeout) {
-      tracker.liveCount == 0 && (!checksLog || !TestLeftovers.anyLeft(in: log))
-        && (everyObject?.statistics.live ?? 0) == 0
+    await Polling.poll(timeout: timeout) { isClean(tracker: tracker, log: log, everyObject: everyObject, level: level) }
+    return make(
+      tracker: tracker, log: log, everyObject: everyObject, level: level, waited: start.duration(to: clock.now),
+      test: test)
+  }
+
+  /// The blocking form of ``collect(tracker:log:everyObject:level:timeout:test:)``, for XCTest.
+  static func collectBlocking(
+    tracker: LeakTracker, log: LeakScopeLog, everyObject: EveryObjectScope?, level: LeakDetectionTrait.Level,
+    timeout: Duration, test: SourceLocation
+  ) -> LeakFindings {
+    let clock = ContinuousClock()
+    let start = clock.now
+    Polling.pollBlocking(timeout: timeout) {
+      isClean(tracker: tracker, log: log, everyObject: everyObject, level: level)
     }
-    let waited = start.duration(to: clock.now)
+    return make(
+      tracker: tracker, log: log, everyObject: everyObject, level: level, waited: start.duration(to: clock.now),
+      test: test)
+  }
+
+  private static func isClean(
+    tracker: LeakTracker, log: LeakScopeLog, everyObject: EveryObjectScope?, level: LeakDetectionTrait.Level
+  ) -> Bool {
+    tracker.liveCount == 0 && (level < .observersAndWidgets || !TestLeftovers.anyLeft(in: log))
+      && (everyObject?.statistics.live ?? 0) == 0
+  }
+
+  private static func make(
+    tracker: LeakTracker, log: LeakScopeLog, everyObject: EveryObjectScope?, level: LeakDetectionTrait.Level,
+    waited: Duration, test: SourceLocation
+  ) -> LeakFindings {
+    let checksLog = level >= .observersAndWidgets
     let everyObjectFindings = everyObject?.finish()
     var result = LeakFindings()
     let (report, survivors) = tracker.reportNow(waited: waited)
@@ -123,5 +152,13 @@ struct LeakFindings {
 
   private static func record(_ finding: Finding) {
     Issue.record(Comment(rawValue: finding.message), sourceLocation: finding.location)
+  }
+
+  /// Fails the running XCTest test once per finding, at `file` and `line` (XCTest takes only a
+  /// `StaticString` file), each message saying where the leftover was made.
+  func failInXCTest(file: StaticString, line: UInt) {
+    for finding in findings {
+      XCTFail("\(finding.location.fileID):\(finding.location.line): \(finding.message)", file: file, line: line)
+    }
   }
 }
