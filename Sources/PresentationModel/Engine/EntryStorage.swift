@@ -45,27 +45,6 @@ final class EntryStorage {
   /// Whether no post reads the storage, so the channel may change it in place; inside the section.
   var isUnread: Bool { readers.load(ordering: .acquiring) == 0 }
 
-  /// Counts a post in and returns how many entries it may read; inside the section.
-  @inlinable @inline(__always)
-  func beginRead() -> Int {
-    readers.wrappingAdd(1, ordering: .relaxed)  // ordered by the section
-    return count
-  }
-
-  /// Counts a post out, outside the section.
-  ///
-  /// - Returns: Whether this was the last reader and a removal was deferred meanwhile: the caller
-  ///   must then apply it (`Engine.reclaimDeferred`).
-  ///
-  /// Sequentially consistent, as is `deferEnds()`: a post counting out and a writer deferring a
-  /// removal each write one atomic and then read the other's, so at least one of them sees the
-  /// other and the removal is never left behind.
-  @inlinable @inline(__always)
-  func endRead() -> Bool {
-    let left = readers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-    return left == 0 && hasDeferredEnds.load(ordering: .sequentiallyConsistent)
-  }
-
   /// Records a removal the channel could not apply because posts were reading; inside the section.
   ///
   /// - Returns: `true` if the readers left meanwhile: the caller applies the removal itself, and the

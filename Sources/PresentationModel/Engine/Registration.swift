@@ -1,3 +1,5 @@
+public import Synchronization  // public: the inlinable post path reads the state
+
 /// One observation, in any center, from its `observe` call to its end: what tokens and
 /// introspection see, and the one owner of its life (``Lifecycle``). It never holds the handler, so
 /// a token that outlives its observation keeps nothing of the handler's captures alive.
@@ -174,5 +176,129 @@ class Registration: @unchecked Sendable {
     RegistrationInfo(
       notificationType: site.notificationType, ownerType: site.ownerType, fileID: site.fileIDString, line: site.line,
       delivery: site.delivery, isOneShot: site.isOneShot, filtersBySender: flags.contains(.hasSender))
+  }
+}
+
+extension Registration {
+  /// A registration's life: its four states and the only transitions between them. Every center
+  /// asks it, and carries out the action each transition returns; none decides on its own whether a
+  /// registration lives.
+  ///
+  /// ```text
+  /// pending ──store──▶ live ──claim──▶ claimed ──finish──▶ ended
+  ///    │                 └────────────── end ───────────────▲
+  ///    └───────────────────────────────── end ───────────────┘
+  /// ```
+  ///
+  /// - `pending`: made by `observe`, not yet in its engine's storage (the bridge's Foundation
+  ///   observer may already be installed: it delivers nothing yet).
+  /// - `live`: stored; every post may call the handler.
+  /// - `claimed`: a one-shot's one delivery is calling the handler; no other post calls it.
+  /// - `ended`: no post calls the handler again; its engine releases the entry (`detach`).
+  ///
+  /// The state is one atomic byte, so any thread may end a registration without a lock; the first
+  /// transition out of a state wins.
+  @usableFromInline
+  struct Lifecycle: ~Copyable {
+    @usableFromInline enum State: UInt8 {
+      case pending, live, claimed, ended
+    }
+
+    /// What the engine does once a registration is stored, or found ended first.
+    enum Storing {
+      /// Append the entry: the registration is live.
+      case append
+      /// Release the entry unstored: the registration ended before it was stored.
+      case release
+    }
+
+    /// What an ending leaves to do.
+    enum Ending {
+      /// Release the entry the engine stores (`Engine.detach`), then finish a sequence.
+      case detach
+      /// Finish a sequence: the entry is not stored yet, and `store()` will release it.
+      case unstored
+      /// Nothing: it had ended already, or its one-shot call is running (`finish()` detaches it).
+      case nothing
+    }
+
+    @usableFromInline let state = Atomic<UInt8>(State.pending.rawValue)
+
+    init() {}
+
+    /// Whether a post may call the handler now.
+    @inlinable @inline(__always) var isLive: Bool { state.load(ordering: .acquiring) == State.live.rawValue }
+
+    /// Whether it ended, or a one-shot's delivery is running (it will end).
+    var hasEnded: Bool { state.load(ordering: .acquiring) >= State.claimed.rawValue }
+
+    var current: State { State(rawValue: state.load(ordering: .acquiring)) ?? .ended }
+
+    /// `pending → live`, under the engine's exclusion, as the entry is stored.
+    func store() -> Storing {
+      let (stored, _) = state.compareExchange(
+        expected: State.pending.rawValue, desired: State.live.rawValue, ordering: .acquiringAndReleasing)
+      return stored ? .append : .release
+    }
+
+    /// `pending → ended` or `live → ended`; the first caller wins.
+    func end() -> Ending {
+      var observed = state.load(ordering: .acquiring)
+      while observed == State.pending.rawValue || observed == State.live.rawValue {
+        let (exchanged, original) = state.compareExchange(
+          expected: observed, desired: State.ended.rawValue, ordering: .acquiringAndReleasing)
+        if exchanged { return observed == State.live.rawValue ? .detach : .unstored }
+        observed = original
+      }
+      return .nothing
+    }
+
+    /// `live → claimed`: whether this delivery is a one-shot's one call.
+    @usableFromInline func claim() -> Bool {
+      state.compareExchange(
+        expected: State.live.rawValue, desired: State.claimed.rawValue, ordering: .acquiringAndReleasing
+      )
+      .exchanged
+    }
+
+    /// `claimed → ended`, after the one-shot's call.
+    func finish() -> Ending {
+      state.store(State.ended.rawValue, ordering: .releasing)
+      return .detach
+    }
+  }
+}
+
+extension Registration {
+  /// What kind of registration it is: fixed when it is made.
+  ///
+  /// The post path compares the whole set against the two common kinds (a token-bound and an
+  /// owner-bound observer called where the post is made) before it looks at single flags.
+  @usableFromInline
+  struct Flags: OptionSet, Sendable {
+    @usableFromInline let rawValue: UInt8
+
+    @inlinable init(rawValue: UInt8) {
+      self.rawValue = rawValue
+    }
+
+    // Computed and inlinable rather than `static let`, so the inlined post path folds them to
+    // constants instead of calling a lazy global's accessor.
+
+    /// Bound to an owner, held weakly; ends when the owner deinitialises.
+    @inlinable static var hasOwner: Self { Self(rawValue: 1 << 0) }
+    /// Delivers only notifications posted `from:` one sender, held weakly.
+    @inlinable static var hasSender: Self { Self(rawValue: 1 << 1) }
+    /// Calls its handler on the main actor, from a center that may be posted to elsewhere (the
+    /// typed center, the bridge); the main-actor center's registrations do not need it.
+    @inlinable static var mainActor: Self { Self(rawValue: 1 << 2) }
+    /// Ends after its first call.
+    @inlinable static var oneShot: Self { Self(rawValue: 1 << 3) }
+    /// Feeds an async sequence.
+    @inlinable static var stream: Self { Self(rawValue: 1 << 4) }
+    /// Ends when its token is released: owner-less registrations other than streams.
+    @inlinable static var endsWithToken: Self { Self(rawValue: 1 << 5) }
+    /// Delivered in a task (Foundation's `AsyncMessage`, through the bridge).
+    @inlinable static var task: Self { Self(rawValue: 1 << 6) }
   }
 }
