@@ -18,50 +18,53 @@
   /// different types, each posted once, is legitimate and is not stopped.
   @usableFromInline
   enum RecursionGuard {
-    /// The nested posts of one thread, outermost first.
-    private final class NestedPosts {
-      var stack: [any Any.Type] = []
+    /// What a debug build keeps per thread: the notification types of the posts nested on it,
+    /// outermost first, and how deep it is inside engines' exclusive sections (``TestHooks``).
+    final class ThreadState {
+      var nestedPosts: [any Any.Type] = []
+      var exclusiveSections = 0
     }
 
-    /// One thread-specific slot holding the thread's `NestedPosts`, retained; released when the
+    /// One thread-specific slot holding the thread's `ThreadState`, retained; released when the
     /// thread exits.
     private static let key: pthread_key_t = {
       var key = pthread_key_t()
       let result = pthread_key_create(&key) { pointer in
         let slot: UnsafeMutableRawPointer? = pointer
-        if let slot { Unmanaged<NestedPosts>.fromOpaque(slot).release() }
+        if let slot { Unmanaged<ThreadState>.fromOpaque(slot).release() }
       }
       precondition(result == 0, "PresentationModel: pthread_key_create failed (\(result))")
       return key
     }()
 
-    private static var current: NestedPosts {
-      if let slot = pthread_getspecific(key) { return Unmanaged<NestedPosts>.fromOpaque(slot).takeUnretainedValue() }
-      let posts = NestedPosts()
-      pthread_setspecific(key, Unmanaged.passRetained(posts).toOpaque())
-      return posts
+    static var current: ThreadState {
+      if let slot = pthread_getspecific(key) { return Unmanaged<ThreadState>.fromOpaque(slot).takeUnretainedValue() }
+      let state = ThreadState()
+      pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+      return state
     }
 
     /// Counts a post of `N` in; stops when posts of `N` nest more than `limit` deep, naming the
     /// center that posts (`center`).
     @usableFromInline
     static func enter<N>(_: N.Type, in center: StaticString, limit: Int) {
-      let posts = current
-      posts.stack.append(N.self)
-      guard posts.stack.count(where: { $0 == N.self }) > limit else { return }
+      let thread = current
+      thread.nestedPosts.append(N.self)
+      let posts = thread.nestedPosts
+      guard posts.count(where: { $0 == N.self }) > limit else { return }
       // `A → B → A` when A's post was re-entered through B: the types from the previous post of N.
-      let previous = posts.stack.dropLast().lastIndex { $0 == N.self } ?? 0
+      let previous = posts.dropLast().lastIndex { $0 == N.self } ?? 0
       preconditionFailure(
         """
         \(center): posts of \(N.self) nested more than \(limit) deep on one thread \
-        (\(posts.stack.count) nested posts in all); a handler posts \(N.self) while handling \
-        \(N.self), without end: \(posts.stack[previous...].map { "\($0)" }.joined(separator: " → "))
+        (\(posts.count) nested posts in all); a handler posts \(N.self) while handling \
+        \(N.self), without end: \(posts[previous...].map { "\($0)" }.joined(separator: " → "))
         """)
     }
 
     @usableFromInline
     static func leave() {
-      current.stack.removeLast()
+      current.nestedPosts.removeLast()
     }
   }
 #endif

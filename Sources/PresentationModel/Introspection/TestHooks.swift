@@ -1,15 +1,3 @@
-#if DEBUG
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Musl)
-    import Musl
-  #elseif canImport(Darwin)
-    import Darwin
-  #elseif canImport(Android)
-    import Android
-  #endif
-#endif
-
 // The hooks the core offers its tests, in one place: what they count and probe. Compiled into debug
 // builds only (the tests' builds): release builds keep no counter and call no hook. What the tests
 // read through them is in their support target (`Tests/Support/TestHooks+Reading.swift`).
@@ -48,26 +36,18 @@ package enum TestHooks {
     /// Receives the work counted by the current task (see `countingWork` in the tests' support).
     @TaskLocal package static var workCounter: (@Sendable (Work, Int) -> Void)?
 
-    /// How deeply the calling thread is inside engines' exclusive sections: a thread-specific slot
-    /// holding the depth itself (cheap enough for every section of a debug build, sanitizers
-    /// included, where a task-local value allocated each time).
-    private static let depthKey: pthread_key_t = {
-      var key = pthread_key_t()
-      let result = pthread_key_create(&key, nil)
-      precondition(result == 0, "PresentationModel: pthread_key_create failed (\(result))")
-      return key
-    }()
-
     /// Whether the calling thread is inside an engine's exclusive section: under a center's lock, or
     /// in a change of a main-actor center's storage. The tests read it from ``OwnerLoadProbe`` to
-    /// show that no owner or sender is loaded there.
-    package static var isInExclusiveSection: Bool { pthread_getspecific(depthKey) != nil }
+    /// show that no owner or sender is loaded there. (Counted per thread, beside the posts
+    /// `RecursionGuard` counts: cheap enough for every section of a debug build, sanitizers
+    /// included, where a task-local value allocated each time.)
+    package static var isInExclusiveSection: Bool { RecursionGuard.current.exclusiveSections > 0 }
 
     @usableFromInline
     static func inExclusiveSection<Result>(_ body: () throws -> Result) rethrows -> Result {
-      let depth = Int(bitPattern: pthread_getspecific(depthKey))
-      pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: depth + 1))
-      defer { pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: depth)) }
+      let thread = RecursionGuard.current
+      thread.exclusiveSections += 1
+      defer { thread.exclusiveSections -= 1 }
       return try body()
     }
   #endif
