@@ -135,6 +135,43 @@ import Testing
     #expect(outer.finish().survivorNames == ["OwnTaskLeak", "Marker"])
   }
 
+  final class Crowded: Sendable {}
+
+  /// The first thread to record owns the scope and records without its lock; a second one revokes
+  /// that (a full barrier on every thread, then a wait for the owner's record in progress), here
+  /// while the owner records as fast as it can.
+  @Test("a second thread recording into a scope while its first thread records loses no record (300 rounds)")
+  func aSecondThreadJoinsTheOwner() throws {
+    for _ in 0..<300 {
+      let keeper = Keeper([])
+      let scope = try EveryObjectScope(EveryObjectOptions(modules: [testModule]))
+      let owning = DispatchSemaphore(value: 0)
+      let done = DispatchGroup()
+      done.enter()
+      Thread {
+        scope.withTracking {
+          keeper.keep(made { Crowded() })
+          owning.signal()
+          for _ in 0..<2_000 { _ = made { Crowded() } }
+        }
+        done.leave()
+      }.start()
+      owning.wait()
+      done.enter()
+      Thread {
+        scope.withTracking {
+          keeper.keep(made { Crowded() })
+          for _ in 0..<100 { _ = made { Crowded() } }
+        }
+        done.leave()
+      }.start()
+      done.wait()
+      let findings = scope.finish()
+      #expect(findings.trackedCount == 2_102)
+      #expect(findings.survivorNames == ["Crowded", "Crowded"])
+    }
+  }
+
   final class LeftLeak: Sendable {}
   final class RightLeak: Sendable {}
 
