@@ -31,7 +31,10 @@ let package = Package(
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel", "PresentationModelDiagnostics"]),
     .executableTarget(
       name: "presentation-bench",
-      dependencies: ["PresentationModel", "PresentationModelTesting", "PresentationCaptureReading"]),
+      dependencies: [
+        "PresentationModel", "PresentationModelTesting", "PresentationCaptureReading", "PresentationModelDiagnostics",
+        "PresentationAllocationTracking",
+      ]),
     // What the test targets share (locked logs and boxes, the seeded generator, thread runners): not a
     // product, so no outside package can depend on it.
     .target(name: "PresentationTestSupport", dependencies: ["PresentationModel"], path: "Tests/Support"),
