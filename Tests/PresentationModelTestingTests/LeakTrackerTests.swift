@@ -4,7 +4,11 @@ import PresentationModelTesting
 import Synchronization
 import Testing
 
-@Suite struct LeakTrackerTests {
+/// One test at a time: several hold another report's copies of every center's handlers for a
+/// while, on purpose, and the other checks of the suite wait for such copies (run alongside the
+/// report-wait tests with a timeout, which hold theirs for up to a second, the zero-deadline check
+/// waited 0.2 to 3 s in each of its 10 attempts under ThreadSanitizer).
+@Suite(.serialized) struct LeakTrackerTests {
   @Test func reportsNothingWhenEverythingDeallocates() async {
     let tracker = LeakTracker()
     do {
@@ -301,6 +305,42 @@ import Testing
       reports: reports, letGoWhileACheckWaited: letGoWhileACheckWaited.load(ordering: .relaxed), copied: true)
   }
 
+  fileprivate static func expectTheCheckWaitedForTheOtherReport(
+    _ report: LeakReport, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      !report.hasLeaks, "the check did not wait for the report begun while it polled: \(report)",
+      sourceLocation: sourceLocation)
+  }
+
+  /// Runs `check`; the other report, once it has begun, lets go when `theCheckWaits` says so, or
+  /// once `check` returned.
+  fileprivate static func letGo<Result: Sendable>(
+    _ attempt: ReportWaitAttempt, when theCheckWaits: @escaping @Sendable () -> Bool, _ check: () async -> Result
+  ) async -> Result {
+    let checkReturned = Atomic(false)
+    let letGo = Slot<AnotherReport>()
+    let done = DispatchSemaphore(value: 0)
+    // A thread of its own: it spins until the other report holds its copies, which the other report
+    // takes on a thread of the global queue (few on a 2-core machine: two spinning there starved it).
+    Thread {
+      while !checkReturned.load(ordering: .relaxed) && !theCheckWaits() { sched_yield() }
+      while attempt.otherReport == nil && !checkReturned.load(ordering: .relaxed) { sched_yield() }
+      // Whatever happened, the report (if one began) is let go: one held for good would keep every
+      // later check that counts it waiting.
+      letGo.value = attempt.closeTheOtherReport()
+      letGo.value?.letGo()
+      done.signal()
+    }.start()
+    let result = await check()
+    checkReturned.store(true, ordering: .relaxed)
+    await onAThreadOfItsOwn {
+      done.wait()
+      letGo.value?.waitUntilReturned()
+    }
+    return result
+  }
+
   /// A report's copy of a main-actor handler, dropped off the main queue, is released by a block on
   /// the main queue; until that block has run, the copies still count as held, so that a check
   /// waiting for them does not look at a capture that is about to go. Here the main queue is held
@@ -482,6 +522,101 @@ import Testing
   }
 }
 
+extension LeakTrackerTests {
+  /// The report-wait tests with a timeout: each holds another report's copies of the handlers for
+  /// up to a second, which the other would have to wait out (one at a time, as the whole suite).
+  @Suite(.serialized, .timeLimit(.minutes(1))) struct ReportWaitWithATimeout {
+    /// Report wait (goes with it, if issue 26 removes it): a check with a timeout counts the other
+    /// reports' copies begun by its deadline, not by its start. Here the other report begins while the
+    /// check polls, copies the handler, and only then does the observation end: at the deadline only
+    /// that copy holds the capture, and the check must wait for it. Every other report-wait test uses
+    /// a zero timeout, where start and deadline coincide, so reading `LiveRegistries.copiesBegun`
+    /// before polling instead of after passed them all; this check then reported the capture as a
+    /// survivor (issue 29).
+    ///
+    /// No clock decides the order. The check runs in a task on an executor of this test's: the other
+    /// report begins before the executor runs the task's fifth job (the task's start and the check's
+    /// first resumptions inside its polling, where a check with a timeout that finds an object alive
+    /// suspends, come before; the test checks afterwards, from the report's `waited`, that the check
+    /// had started by then), and lets go once the task yields again, as the check does when it starts
+    /// to wait for a report and at no other moment after the gate (a check that returns instead never
+    /// does). A clock would not do: on a loaded machine the check's wake-ups from its sleeps came up
+    /// to a second late, and a capture freed meanwhile hid the mistake. Before it begins, the other
+    /// report waits for the copies other tests' reports began before it to end: the check would
+    /// wait for one still held at its deadline whenever it counted the copies. An attempt that found
+    /// a survivor while some other test's report may also have copied the handler (one began while
+    /// the observation was live, and may hold it longer than the check waits) shows nothing and is
+    /// made again, up to 5 times.
+    @Test("Report wait: a check with a timeout waits for a report begun while it polled")
+    func reportWaitCountsTheReportsBegunByTheDeadline() async {
+      let timeout = Duration.milliseconds(50)
+      for _ in 0..<5 {
+        let attempt = ReportWaitAttempt()
+        let begun = Slot<ContinuousClock.Instant>()
+        let executor = GatedExecutor(beforeJob: 5) { _ = attempt.beginTheOtherReport(at: begun) }
+        let theCheckWaits: @Sendable () -> Bool = { executor.yieldedAfterTheGate }
+        let (report, returned) = await LeakTrackerTests.letGo(attempt, when: theCheckWaits) {
+          await Task(executorPreference: executor) {
+            (await attempt.tracker.checkForLeaks(timeout: timeout), ContinuousClock.now)
+          }.value
+        }
+        guard let begun = begun.value, !(report.hasLeaks && attempt.othersMayHaveCopiedTheHandler) else { continue }
+        LeakTrackerTests.expectTheCheckWaitedForTheOtherReport(report)
+        // The other report lets go only once the check waits, past its deadline.
+        #expect(report.waited >= timeout, "the check polled until its deadline")
+        // The check started `waited` before its report began (its report is quick when it finds
+        // nothing; one with survivors reads what holds them, and the mistake is named already).
+        if !report.hasLeaks {
+          #expect(begun > returned - report.waited, "the other report began before the check started")
+        }
+        return
+      }
+      Issue.record("in 5 attempts older reports held copies for 10 s, or other reports copied the handler")
+    }
+
+    /// The same with the synchronous check, which polls by blocking its thread (on a thread of its
+    /// own here), so no executor can tell when it has started: the other report begins 50 ms after
+    /// the check was called, and the check's deadline is a second after it started; the other report
+    /// lets go once a check waits for a report after that deadline. An attempt where the other report
+    /// could not begin in time (older reports held copies until then), or took its copies so late
+    /// that the check may have stopped waiting for it (a report waits up to two seconds for a busy
+    /// main queue), or one that found a survivor while another test's report may also have copied
+    /// the handler, shows nothing and is made again, up to 5 times. (An attempt where the check itself
+    /// started late, or where another test's check waited when this one reached its deadline, cannot
+    /// be told apart: with the copies counted from the start, it passes, so this test can miss that
+    /// mistake now and then; it cannot fail without it.)
+    @Test("Report wait: the synchronous check with a timeout waits for a report begun while it polled")
+    func reportWaitOfTheSynchronousCheckCountsTheReportsBegunByTheDeadline() async {
+      let timeout = Duration.seconds(1)
+      for _ in 0..<5 {
+        let attempt = ReportWaitAttempt()
+        let called = ContinuousClock.now
+        let inTime = Atomic(false)
+        Thread {
+          // Spins: a sleep of 50 ms may be much longer on a loaded machine.
+          while ContinuousClock.now < called + .milliseconds(50) { sched_yield() }
+          let deadline = called + timeout
+          guard attempt.beginTheOtherReport(at: Slot(), notAfter: deadline - .milliseconds(100)) else { return }
+          let waitedFor = ContinuousClock.now < deadline + LeakTracker.reportWaitLimit - .milliseconds(500)
+          inTime.store(waitedFor, ordering: .relaxed)
+        }.start()
+        let theCheckWaits: @Sendable () -> Bool = {
+          ContinuousClock.now >= called + timeout && LeakTracker.checksWaitingForAReport.load(ordering: .relaxed) > 0
+        }
+        let (report, _) = await LeakTrackerTests.letGo(attempt, when: theCheckWaits) {
+          (await onAThreadOfItsOwn { attempt.tracker.checkForLeaks(timeout: timeout) }, ContinuousClock.now)
+        }
+        guard inTime.load(ordering: .relaxed), !(report.hasLeaks && attempt.othersMayHaveCopiedTheHandler) else {
+          continue
+        }
+        LeakTrackerTests.expectTheCheckWaitedForTheOtherReport(report)
+        return
+      }
+      Issue.record("in 5 attempts the other report could not begin in time, or other reports copied the handler")
+    }
+  }
+}
+
 /// A center, or the bridge, whose handlers a leak report copies: one case of the report-wait test.
 enum ObservedCenter: CaseIterable, Sendable, CustomTestStringConvertible {
   case typed
@@ -618,6 +753,147 @@ private func trackLateWidget() -> (tracker: LeakTracker, holder: DelayedRelease)
   holder.hold(widget)
   tracker.track(widget)
   return (tracker, holder)
+}
+
+/// One attempt of a report-wait test with a timeout: a tracker watching one object, which this
+/// attempt holds until the other report begins; then a handler that captures it, which that report
+/// copies before the observation ends.
+private final class ReportWaitAttempt: Sendable {
+  private enum Phase {
+    case waiting, beginning
+    case holding(AnotherReport)
+    case closed
+  }
+
+  let tracker = LeakTracker()
+  private let captured: Slot<Captured>
+  /// What must outlive the check: the center (its `deinit` would drop the handler too).
+  private let center = Slot<any Sendable>()
+  private let phase = Mutex(Phase.waiting)
+  private let othersCopied = Atomic(false)
+
+  init() {
+    let captured = Captured()
+    tracker.track(captured)
+    self.captured = Slot(captured)
+  }
+
+  /// Whether a report other than this attempt's may have copied the handler: one begun while the
+  /// observation was live. The check may then have waited for it in vain (it holds the capture as
+  /// long as it likes, up to the check's two seconds), and the attempt shows nothing.
+  var othersMayHaveCopiedTheHandler: Bool { othersCopied.load(ordering: .relaxed) }
+
+  /// Begins the other report, noting when in `begun`: observes with a handler that captures the
+  /// tracked object, lets the other report copy it, ends the observation and lets go of the
+  /// object; from then on only that report's copy holds it. First waits until the copies begun
+  /// before now (other tests' reports, begun before the check started, since it started before
+  /// this call) have ended: one held at the check's deadline would be waited for whenever the
+  /// check counted the copies, so the attempt could not tell when it counts them (copies begun
+  /// later cannot be mistaken for those begun before the start). `false`, beginning nothing, if
+  /// they are still held at `latest` (10 s from now without one).
+  func beginTheOtherReport(at begun: Slot<ContinuousClock.Instant>, notAfter latest: ContinuousClock.Instant? = nil)
+    -> Bool
+  {
+    let olderThanTheCheck = LiveRegistries.copiesBegun
+    let giveUp = latest ?? .now + .seconds(10)
+    while !LiveRegistries.heldCopies(begunBefore: olderThanTheCheck).isEmpty {
+      guard ContinuousClock.now < giveUp else { return false }
+      sched_yield()
+    }
+    let now = ContinuousClock.now
+    if now > giveUp { return false }
+    let begins = phase.withLock { phase in
+      guard case .waiting = phase else { return false }
+      phase = .beginning
+      return true
+    }
+    guard begins else { return false }
+    begun.value = now
+    let copiesBefore = LiveRegistries.copiesBegun
+    // No local holds the object: it goes with the last copy of the handler.
+    var observed = captured.value.map { ObservedCenter.typed.observe(capturing: $0) }
+    center.value = observed?.center
+    let report = AnotherReport.holdingCopies()
+    observed = nil  // the token's last reference: the observation ends
+    captured.value = nil  // and only the handler, which the other report's copy holds, holds the object
+    othersCopied.store(LiveRegistries.copiesBegun - copiesBefore > 1, ordering: .relaxed)
+    withExtendedLifetime(observed) {}  // read once more, so that the nil store above is not unused
+    phase.withLock { $0 = .holding(report) }  // only now may it let go: the copy alone holds the handler
+    return true
+  }
+
+  /// The other report, once it holds its copies and the observation ended.
+  var otherReport: AnotherReport? {
+    phase.withLock { phase in
+      guard case .holding(let report) = phase else { return nil }
+      return report
+    }
+  }
+
+  /// Lets no other report begin from now on, waits for one that is beginning, and returns the one
+  /// that holds copies, if any, for the caller to let go.
+  func closeTheOtherReport() -> AnotherReport? {
+    while true {
+      let (settled, report) = phase.withLock { phase -> (Bool, AnotherReport?) in
+        switch phase {
+        case .waiting, .closed:
+          phase = .closed
+          return (true, nil)
+        case .beginning: return (false, nil)
+        case .holding(let report):
+          phase = .closed
+          return (true, report)
+        }
+      }
+      if settled { return report }
+      sched_yield()
+    }
+  }
+}
+
+/// A value any thread may set and read, under a lock.
+private final class Slot<Value: Sendable>: Sendable {
+  private let state: Mutex<Value?>
+
+  init(_ value: Value? = nil) {
+    state = Mutex(value)
+  }
+
+  var value: Value? {
+    get { state.withLock { $0 } }
+    set { state.withLock { $0 = newValue } }
+  }
+}
+
+/// Runs each job on a serial queue of its own; before job number `gate` (counted from 1), it runs
+/// `beforeGate`.
+private final class GatedExecutor: TaskExecutor {
+  private let queue = DispatchQueue(label: "LeakTrackerTests.GatedExecutor")
+  private let onQueue = DispatchSpecificKey<Bool>()
+  private let jobs = Atomic(0)
+  private let yielded = Atomic(false)
+  private let gate: Int
+  private let beforeGate: @Sendable () -> Void
+
+  init(beforeJob gate: Int, _ beforeGate: @escaping @Sendable () -> Void) {
+    self.gate = gate
+    self.beforeGate = beforeGate
+    queue.setSpecific(key: onQueue, value: true)
+  }
+
+  /// Whether a job was enqueued from a job of this executor's (a `Task.yield()`, not a timer's
+  /// wake-up) after the gate.
+  var yieldedAfterTheGate: Bool { yielded.load(ordering: .relaxed) }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let number = jobs.add(1, ordering: .relaxed).newValue
+    if number > gate, DispatchQueue.getSpecific(key: onQueue) == true { yielded.store(true, ordering: .relaxed) }
+    queue.async { [self] in
+      if number == gate { beforeGate() }
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
 }
 
 /// The synchronous `checkForLeaks(timeout:)`, which async code cannot call directly: there Swift
