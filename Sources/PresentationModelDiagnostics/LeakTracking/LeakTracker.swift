@@ -195,16 +195,19 @@ public final class LeakTracker: Sendable {
     let (trackedCount, alive) = liveObjects()
     let roots = alive.map(\.object)
     let observers = RetainingObserverFinder.observers(holding: roots)
-    var heapScans = UntrackedHolderFinder.isEnabled ? UntrackedHolderFinder.maximumSurvivors : 0
-    let reported = alive.map { entry, object in
-      var paths = RetainingPathFinder.paths(to: object, from: roots)
-      let holdingObservers = observers[ObjectIdentifier(object)] ?? []
-      if paths.isEmpty, holdingObservers.isEmpty, heapScans > 0 {
-        heapScans -= 1
-        paths = UntrackedHolderFinder.paths(to: object)
-      }
-      return LeakReport.Survivor(
-        typeName: entry.typeName, site: entry.site, retainingPaths: paths, retainingObservers: holdingObservers)
+    var paths = roots.map { RetainingPathFinder.paths(to: $0, from: roots) }
+    // The survivors nothing above explains: what holds them, from one scan of the heap.
+    let scans = UntrackedHolderFinder.isEnabled ? UntrackedHolderFinder.maximumSurvivors : 0
+    let unexplained = roots.indices.filter { index in
+      paths[index].isEmpty && (observers[ObjectIdentifier(roots[index])] ?? []).isEmpty
+    }.prefix(scans)
+    for (index, scanned) in zip(unexplained, UntrackedHolderFinder.paths(to: unexplained.map { roots[$0] })) {
+      paths[index] = scanned
+    }
+    let reported = alive.indices.map { index in
+      LeakReport.Survivor(
+        typeName: alive[index].entry.typeName, site: alive[index].entry.site, retainingPaths: paths[index],
+        retainingObservers: observers[ObjectIdentifier(roots[index])] ?? [])
     }
     return LeakReport(
       trackedCount: trackedCount, survivors: reported, waited: waited,
