@@ -170,3 +170,22 @@ final class BannerModel: @unchecked Sendable {
     }
   }
 }
+
+/// https://paul-samuels.com/blog/2025/06/19/subtle-retain-cycle-is-subtle (Paul Samuels, "Subtle
+/// retain cycle is subtle"): a task captures `self` weakly, but binds it strongly (`guard let self`)
+/// before a loop that runs until the task is cancelled, so its frame keeps `self`. Its twin binds
+/// `self` inside the loop, for one turn at a time: `Poller`'s.
+final class Ticker: @unchecked Sendable {
+  // @unchecked Sendable: see the file's comment.
+  var ticks = 0
+
+  func start() -> Task<Void, Never> {
+    Task { [weak self] in
+      guard let self else { return }
+      while !Task.isCancelled {
+        try? await Task.sleep(nanoseconds: 3_600_000_000_000)
+        self.ticks += 1
+      }
+    }
+  }
+}

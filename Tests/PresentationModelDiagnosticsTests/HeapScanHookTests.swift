@@ -28,6 +28,15 @@ import Testing
     #expect(UntrackedHolderFinder.isEnabled(in: [:]))
   }
 
+  @Test func underThreadSanitizerTheVariableTurnsTheScanOnWithOneAndNothingElse() {
+    let name = UntrackedHolderFinder.environmentVariable
+    #expect(UntrackedHolderFinder.isEnabled(in: [name: "1"], underThreadSanitizer: true))
+    for value in ["0", "", "true", " 1"] {
+      #expect(!UntrackedHolderFinder.isEnabled(in: [name: value], underThreadSanitizer: true), "\(value)")
+    }
+    #expect(!UntrackedHolderFinder.isEnabled(in: [:], underThreadSanitizer: true))
+  }
+
   @Test func aReportNamesAnUntrackedHolderUnlessTheScanIsOff() {
     let survivor = Survivor()
     let cache = Cache()  // not tracked

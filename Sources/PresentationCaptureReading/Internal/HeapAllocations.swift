@@ -13,7 +13,8 @@
   /// - With glibc's `malloc`, only memory that is proved to be the allocator's is read: the main
   ///   arena (`[heap]`), the other arenas' heaps (anonymous mappings aligned to 64 MiB whose
   ///   `heap_info` header gives their own size), and chunks `malloc` mapped on their own (a chunk
-  ///   header with `IS_MMAPPED` at the start of the mapping). Thread stacks, TLS and other
+  ///   header with `IS_MMAPPED` at a page boundary of an anonymous mapping, which the kernel may
+  ///   have merged with its neighbours). Thread stacks, TLS and other
   ///   anonymous mappings are not read: a stale frame there is not a holder. An allocation is found
   ///   by its chunk header: the size word before it (in use, not mapped on its own, in the right
   ///   arena kind) covers the address, and the next chunk's header marks it in use; the caller then
@@ -22,8 +23,9 @@
   /// - Under AddressSanitizer or ThreadSanitizer, whose allocators replace `malloc`, the
   ///   sanitizer's own interface gives exact bounds (`__sanitizer_get_allocated_begin` and
   ///   `__sanitizer_get_allocated_size`, which answer only for live allocations); the anonymous
-  ///   mappings read are those of 4 GiB or less (never the shadow memory) that are not thread
-  ///   stacks.
+  ///   mappings read are those of 4 GiB or less that are not thread stacks nor the shadow memory
+  ///   (AddressSanitizer's by its fixed range; any sanitizer's by lying next to a mapping of
+  ///   terabytes).
   enum HeapAllocator: Sendable {
     case glibc
     /// The addresses of `__sanitizer_get_allocated_begin` and `__sanitizer_get_allocated_size`,
@@ -73,6 +75,8 @@
     /// writable segments of loaded images (read separately, as globals).
     func heapRegions(in map: MemoryMap, images: [LoadedImage], excluding excluded: Range<UInt>) -> [Region] {
       var regions: [Region] = []
+      var shadowRuns: Set<Int> = []
+      if case .sanitizer = self { shadowRuns = Self.shadowRuns(in: map) }
       for (index, region) in map.regions.enumerated() {
         guard region.isReadable, region.isWritable, region.size <= Self.largestRegion else { continue }
         guard !region.contains(excluded.lowerBound) else { continue }
@@ -84,60 +88,80 @@
           if region.path == "[heap]" {
             regions.append(Region(start: region.start, end: region.end, kind: .mainArena))
           } else if region.isAnonymous {
-            regions += Self.glibcRegions(in: region)
+            regions += Self.glibcRegions(in: region, isThreadStack: Self.isThreadStack(index, map))
           }
         case .sanitizer(_, _, let isAddressSanitizer):
           guard region.isAnonymous, !(isAddressSanitizer && Self.isAddressSanitizerShadow(region)) else { continue }
-          // A thread stack: an anonymous mapping right above its guard page.
-          if index > 0, map.regions[index - 1].end == region.start, !map.regions[index - 1].isReadable,
-            map.regions[index - 1].size <= 64 << 10
-          {
-            continue
-          }
-          // The sanitizer's own memory (shadow, metadata: hundreds of megabytes under
-          // ThreadSanitizer) holds no allocation: a mapping is read only if the allocator owns
-          // one of the addresses probed every 64 KiB in it.
-          guard ownsAllocations(in: region) else { continue }
+          guard !Self.isThreadStack(index, map) else { continue }
+          // The sanitizer's own memory holds no allocation: its shadow (a mapping of terabytes,
+          // and the parts it has populated, mapped next to it: hundreds of megabytes under
+          // ThreadSanitizer) is not read, nor its other mappings (stack depots, metadata). Its
+          // allocator's small allocations lie in mappings it cut out of a reserved space (next to
+          // an inaccessible mapping of a gigabyte or more); each large one has a mapping of its own,
+          // which holds that allocation a page in.
+          guard !shadowRuns.contains(index),
+            Self.liesInAReservation(index, map) || hasLargeAllocation(at: region)
+          else { continue }
           regions.append(Region(start: region.start, end: region.end, kind: .sanitizer))
         }
       }
       return regions
     }
 
-    /// Whether the sanitizer's allocator owns an allocation at one of the addresses probed in
-    /// `region`: 16,384 of them at most, evenly spaced, no further apart than 64 KiB and no closer
-    /// than 256 bytes (a mapping of its small allocations holds many of them side by side; one of
-    /// its large allocations starts its own mapping, a page in). A mapping whose live allocations
-    /// are all smaller than the spacing and fall between the probes is missed: what it holds is
-    /// not named (a false negative, never a false holder).
-    private func ownsAllocations(in region: MemoryRegion) -> Bool {
-      guard case .sanitizer(let beginEntry, _, _) = self else { return false }
-      typealias Begin = @convention(c) (UnsafeRawPointer?) -> UnsafeRawPointer?
-      let begin = unsafeBitCast(UnsafeRawPointer(bitPattern: beginEntry)!, to: Begin.self)
-      let step = min(max(region.size / 16_384, 256), 64 << 10) & ~15
-      var address = region.start + 16
-      while address < region.end {
-        if begin(UnsafeRawPointer(bitPattern: address)) != nil { return true }
-        address += step
+    /// The indices of the read-write anonymous mappings that lie side by side with one larger
+    /// than ``largestRegion`` (through others like them): a sanitizer's shadow and the parts of it
+    /// populated so far. Never computed with glibc's allocator (nothing maps terabytes there).
+    private static func shadowRuns(in map: MemoryMap) -> Set<Int> {
+      var runs: Set<Int> = []
+      var run: [Int] = []
+      var runIsShadow = false
+      for (index, region) in map.regions.enumerated() {
+        let isCandidate = region.isAnonymous && region.isWritable
+        if !isCandidate || run.last.map({ map.regions[$0].end != region.start }) ?? false {
+          if runIsShadow { runs.formUnion(run) }
+          run = []
+          runIsShadow = false
+        }
+        guard isCandidate else { continue }
+        run.append(index)
+        if region.size > largestRegion { runIsShadow = true }
       }
-      return [region.start + 4096 + 16, region.end - 16].contains { address in
-        region.contains(address) && begin(UnsafeRawPointer(bitPattern: address)) != nil
+      if runIsShadow { runs.formUnion(run) }
+      return runs
+    }
+
+    /// Whether the mapping at `index` lies next to an inaccessible mapping of 1 GiB or more (a
+    /// reserved address space that an allocator maps from, piece by piece).
+    private static func liesInAReservation(_ index: Int, _ map: MemoryMap) -> Bool {
+      let region = map.regions[index]
+      return [index - 1, index + 1].contains { neighbour in
+        guard map.regions.indices.contains(neighbour) else { return false }
+        let other = map.regions[neighbour]
+        return !other.isReadable && other.size >= 1 << 30 && (other.end == region.start || other.start == region.end)
       }
     }
 
-    /// AddressSanitizer's shadow memory on 64-bit Linux (`[0x7fff8000, 0x10007fff8000)`: its
-    /// low shadow alone is a 256 MiB mapping): never the heap.
+    /// Whether the sanitizer's allocator has a live allocation a page or two into `region` (a large
+    /// allocation: a page of header, then the user's memory).
+    private func hasLargeAllocation(at region: MemoryRegion) -> Bool {
+      guard case .sanitizer(let beginEntry, _, _) = self else { return false }
+      typealias Begin = @convention(c) (UnsafeRawPointer?) -> UnsafeRawPointer?
+      let begin = unsafeBitCast(UnsafeRawPointer(bitPattern: beginEntry)!, to: Begin.self)
+      return [4096 + 16, 8192 + 16].contains { offset in
+        offset < region.size && begin(UnsafeRawPointer(bitPattern: region.start + offset)) != nil
+      }
+    }
+
+    /// AddressSanitizer's shadow memory on 64-bit Linux (its low shadow, a 256 MiB mapping from
+    /// `0x7fff7000`, its gap and its high shadow, up to `0x10007fff8000`): never the heap.
     private static func isAddressSanitizerShadow(_ region: MemoryRegion) -> Bool {
-      region.start >= 0x7FFF_8000 && region.end <= 0x1000_7FFF_8000
+      region.start < 0x1000_7FFF_8000 && region.end > 0x7FFF_7000
     }
 
     /// The glibc memory in an anonymous mapping: chunks mapped on their own, from its start, or
     /// arena heaps at the 64 MiB-aligned addresses in it (the kernel merges adjacent anonymous
     /// mappings with the same permissions, so a heap need not start its mapping).
-    private static func glibcRegions(in region: MemoryRegion) -> [Region] {
-      if mappedChunk(at: region.start, in: region) != nil {
-        return [Region(start: region.start, end: region.end, kind: .mappedChunks)]
-      }
+    private static func glibcRegions(in region: MemoryRegion, isThreadStack: Bool) -> [Region] {
       var found: [Region] = []
       var start = (region.start + arenaHeapSize - 1) / arenaHeapSize * arenaHeapSize
       while start < region.end {
@@ -146,7 +170,31 @@
         }
         start += arenaHeapSize
       }
+      // Chunks mapped on their own, at page boundaries outside the arena heaps (and stacks), each
+      // its own region.
+      guard region.size <= 1 << 28, !isThreadStack else { return found }
+      var page = region.start
+      while page < region.end {
+        if let heap = found.first(where: { $0.contains(page) }) {
+          page = heap.end
+          continue
+        }
+        if let chunk = mappedChunk(at: page, in: region) {
+          found.append(Region(start: page, end: chunk.start + chunk.size, kind: .mappedChunks))
+          page = chunk.start + chunk.size
+        } else {
+          page += 4096
+        }
+      }
       return found
+    }
+
+    /// A thread's stack: an anonymous mapping right above its guard page (never read: a stale
+    /// frame is not a holder).
+    private static func isThreadStack(_ index: Int, _ map: MemoryMap) -> Bool {
+      guard index > 0 else { return false }
+      let below = map.regions[index - 1]
+      return below.end == map.regions[index].start && !below.isReadable && below.size <= 64 << 10
     }
 
     /// The read-write size of the arena heap at `start`, if its `heap_info` says it is one: its
@@ -168,10 +216,10 @@
     /// The chunk `malloc` mapped on its own at `start`: `prev_size` 0, then a size with
     /// `IS_MMAPPED` that fits the mapping. Its usable bytes follow the 16-byte header.
     private static func mappedChunk(at start: UInt, in region: MemoryRegion) -> Allocation? {
-      guard
-        let previousSize = ProcessMemory.word(at: start), previousSize == 0,
-        let sizeWord = ProcessMemory.word(at: start &+ 8), sizeWord & 0x2 != 0
-      else { return nil }
+      var header = (UInt(0), UInt(0))
+      let read = withUnsafeMutableBytes(of: &header) { ProcessMemory.read(start, into: $0.baseAddress!, count: 16) }
+      let (previousSize, sizeWord) = header
+      guard read == 16, previousSize == 0, sizeWord & 0x2 != 0 else { return nil }
       let size = sizeWord & ~7
       guard size >= 4096, size % 4096 == 0, size <= region.end - start else { return nil }
       return Allocation(start: start + 16, size: size - 16)
@@ -194,15 +242,9 @@
       case .glibc:
         switch region.kind {
         case .mappedChunks:
-          // Chunks side by side (the kernel merges adjacent mappings): walk them from the start.
-          var start = region.start
-          let mapping = MemoryRegion(
-            start: region.start, end: region.end, permissions: Array("rw-p".utf8), fileOffset: 0, path: "")
-          while start < region.end, let chunk = Self.mappedChunk(at: start, in: mapping) {
-            if chunk.contains(address) { return [chunk] }
-            start = chunk.start - 16 + chunk.size + 16
-          }
-          return []
+          // The region is the chunk.
+          let chunk = Allocation(start: region.start + 16, size: region.end - region.start - 16)
+          return chunk.contains(address) ? [chunk] : []
         case .mainArena, .arenaHeap:
           return Self.arenaChunks(holding: address, in: region, reach: reach)
         case .sanitizer:

@@ -28,7 +28,14 @@
         return global(at: address, child: child)
       }
       guard let region = regions.first(where: { $0.contains(address) }) else { return nil }
-      for allocation in allocator.allocations(holding: address, in: region) {
+      let near = allocator.allocations(holding: address, in: region)
+      for allocation in near {
+        if let found = recognize(allocation, at: address, child: child) { return found }
+      }
+      // Far into a large allocation (an array of thousands of elements): look further back.
+      guard case .glibc = allocator, region.kind != .mappedChunks else { return nil }
+      for allocation in allocator.allocations(holding: address, in: region, reach: 128 << 10)
+      where !near.contains(allocation) {
         if let found = recognize(allocation, at: address, child: child) { return found }
       }
       return nil

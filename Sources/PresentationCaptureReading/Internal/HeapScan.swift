@@ -9,7 +9,8 @@
   ///
   /// The memory is read once per scan, through `/proc/self/mem`, into a copy of the scan's own
   /// (`WordSearch`), which each step up searches; a word found there counts only if the live word
-  /// still equals the address. One scan runs at a time in the process.
+  /// still equals the address. Scans run where they are called, beside each other: a scan that
+  /// waited for another would block its thread (with Swift concurrency, one of a few for all tasks).
   ///
   /// A word is a holder when it lies (see `HeapAllocator` for how an allocation is found, and
   /// `HeapProofs` for each proof, every word read through `/proc/self/mem`):
@@ -41,7 +42,9 @@
   /// What stays unnamed: a holder on a thread's stack or in thread-local storage (stacks are not
   /// read: a stale frame is not a holder); an instance of a generic class or a generic box, whose
   /// metadata the runtime makes in memory nothing proves to be metadata; a set's storage; a
-  /// dictionary key; a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside an
+  /// dictionary key; with glibc, a word more than 128 KiB into an allocation in an arena (an array of
+  /// more than 16,000 references that `malloc` did not map on its own: its header is not looked for
+  /// that far back); a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside an
   /// enum payload or a tuple; a task's async frames (its operation's context is read, not its
   /// locals: a `[weak self]` loop that binds `self` strongly holds it in a frame); a block queued
   /// with `DispatchQueue.async` (its queue is not proved), and under ThreadSanitizer a pending
@@ -83,17 +86,11 @@
       }
     }
 
-    /// One scan at a time in the process: failing tests that report at once wait for each other
-    /// instead of each taking a core and a copy of the heap (a scan that waits does not work).
-    private static let oneAtATime = PThreadMutex()
-
     /// The holders of each of `targets`, from one read of the memory.
     static func holders(of targets: [UnsafeRawPointer], maximumHolders: Int) -> [Result] {
       guard ProcessMemory.isReadable, let allocator = HeapAllocator.current, !targets.isEmpty else {
         return targets.map { _ in Result() }
       }
-      oneAtATime.lock()
-      defer { oneAtATime.unlock() }
       let clock = ContinuousClock()
       var start = clock.now
       let deadline = start.advanced(by: timeLimit)
@@ -130,6 +127,7 @@
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
+
   }
 
   /// What a scan reads once for all its objects: the mappings, the loaded images, the allocator's

@@ -11,37 +11,38 @@
     /// `PT_LOAD` segments with write permission, `.bss` included (`p_memsz`, not `p_filesz`).
     let writableSegments: [Range<UInt>]
 
-    /// Every image in `map` whose ELF header is mapped.
+    /// Every image in `map` whose ELF header is mapped (each read once per process: an image stays
+    /// where it was loaded).
     static func all(in map: MemoryMap) -> [LoadedImage] {
       var seen: Set<String> = []
       var images: [LoadedImage] = []
       for region in map.regions where region.isFileBacked && region.fileOffset == 0 && !seen.contains(region.path) {
         seen.insert(region.path)
-        if let image = LoadedImage(headerAt: region.start, path: region.path) { images.append(image) }
+        if let image = known.image(at: region.start, path: region.path) { images.append(image) }
       }
       return images
     }
 
+    private static let known = ImageCache()
+
     /// Reads an ELF64 header and its program headers at `header` (the mapping of file offset 0).
-    private init?(headerAt header: UInt, path: String) {
+    fileprivate init?(headerAt header: UInt, path: String) {
       guard
-        MemoryLayout<UInt>.size == 8,
-        let magic = ProcessMemory.uint32(at: header), magic == 0x464C_457F,  // "\u{7F}ELF"
-        let programHeaders = ProcessMemory.word(at: header &+ 0x20),
-        let sizes = ProcessMemory.uint32(at: header &+ 0x36)  // e_phentsize, e_phnum
+        MemoryLayout<UInt>.size == 8, let elf = ProcessMemory.bytes(at: header, count: 64),
+        elf.prefix(4).elementsEqual([0x7F, 0x45, 0x4C, 0x46])  // "\u{7F}ELF"
       else { return nil }
-      let entrySize = UInt(sizes & 0xFFFF)
-      let count = Int(sizes >> 16)
-      guard entrySize >= 56, count > 0, count < 64 else { return nil }
+      let programHeaders = UInt(elf.word(at: 0x20))
+      let entrySize = Int(elf.half(at: 0x36))
+      let count = Int(elf.half(at: 0x38))
+      guard entrySize >= 56, count > 0, count < 64,
+        let table = ProcessMemory.bytes(at: header &+ programHeaders, count: entrySize * count)
+      else { return nil }
       var loads: [(offset: UInt, address: UInt, memorySize: UInt, writable: Bool)] = []
       for index in 0..<count {
-        let entry = header + programHeaders + UInt(index) * entrySize
-        guard
-          let typeAndFlags = ProcessMemory.word(at: entry), UInt32(truncatingIfNeeded: typeAndFlags) == 1,  // PT_LOAD
-          let offset = ProcessMemory.word(at: entry &+ 8), let address = ProcessMemory.word(at: entry &+ 16),
-          let memorySize = ProcessMemory.word(at: entry &+ 40)
-        else { continue }
-        loads.append((offset, address, memorySize, (typeAndFlags >> 32) & 2 != 0))  // PF_W
+        let entry = index * entrySize
+        guard table.uint32(at: entry) == 1 else { continue }  // PT_LOAD
+        let writable = table.uint32(at: entry + 4) & 2 != 0  // PF_W
+        loads.append((table.word(at: entry + 8), table.word(at: entry + 16), table.word(at: entry + 40), writable))
       }
       // The segment at file offset 0 is mapped at `header`: that gives the bias.
       guard let first = loads.first(where: { $0.offset == 0 }), header >= first.address & ~0xFFF else { return nil }
@@ -49,6 +50,26 @@
       self.path = path
       self.bias = bias
       self.writableSegments = loads.filter(\.writable).map { (bias + $0.address)..<(bias + $0.address + $0.memorySize) }
+    }
+  }
+
+  /// The images read so far, by the address of their header and their path.
+  final class ImageCache: @unchecked Sendable {
+    // @unchecked Sendable: `images` is only touched under `lock`; images are values.
+    private var images: [String: LoadedImage?] = [:]
+    private let lock = PThreadMutex()
+
+    func image(at header: UInt, path: String) -> LoadedImage? {
+      let key = "\(header) \(path)"
+      lock.lock()
+      let known = images[key]
+      lock.unlock()
+      if let known { return known }
+      let image = LoadedImage(headerAt: header, path: path)
+      lock.lock()
+      images[key] = .some(image)
+      lock.unlock()
+      return image
     }
   }
 

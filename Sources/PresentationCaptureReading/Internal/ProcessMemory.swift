@@ -15,7 +15,7 @@
     /// first byte is not mapped.
     static func read(_ address: UInt, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
       guard address != 0, address < UInt(Int64.max) - UInt(count), file >= 0 else { return 0 }
-      return max(0, pread(file, buffer, count, off_t(Int64(address))))
+      return max(0, LibC.pread(file, buffer, count, off_t(Int64(address))))
     }
 
     static func word(at address: UInt) -> UInt? {
@@ -47,6 +47,29 @@
     static func relative(at address: UInt) -> UInt? {
       guard let offset = int32(at: address), offset != 0 else { return nil }
       return UInt(bitPattern: Int(bitPattern: address) &+ Int(offset))
+    }
+  }
+
+  /// The C library's own `pread` and `memchr`, past the sanitizers' interceptors of the same
+  /// names (found with `RTLD_NEXT`, handle -1: a sanitizer's runtime is linked into the executable, before
+  /// the C library): under ThreadSanitizer, the interceptors record every byte the scan copies
+  /// and searches in its own buffer, which no other thread touches, and more than double its cost.
+  /// Elsewhere they are the same functions.
+  enum LibC {
+    typealias Read = @convention(c) (Int32, UnsafeMutableRawPointer?, Int, off_t) -> Int
+    typealias Find = @convention(c) (UnsafeRawPointer?, Int32, Int) -> UnsafeMutableRawPointer?
+
+    private static let readEntry = UInt(bitPattern: dlsym(UnsafeMutableRawPointer(bitPattern: -1), "pread"))
+    private static let findEntry = UInt(bitPattern: dlsym(UnsafeMutableRawPointer(bitPattern: -1), "memchr"))
+
+    static func pread(_ file: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int {
+      guard let entry = UnsafeRawPointer(bitPattern: readEntry) else { return Glibc.pread(file, buffer, count, offset) }
+      return unsafeBitCast(entry, to: Read.self)(file, buffer, count, offset)
+    }
+
+    static func memchr(_ memory: UnsafeRawPointer, _ byte: Int32, _ count: Int) -> UnsafeMutableRawPointer? {
+      guard let entry = UnsafeRawPointer(bitPattern: findEntry) else { return Glibc.memchr(memory, byte, count) }
+      return unsafeBitCast(entry, to: Find.self)(memory, byte, count)
     }
   }
 
@@ -86,23 +109,57 @@
         guard count > 0 else { break }
         bytes.append(contentsOf: chunk[0..<count])
       }
-      let regions = bytes.split(separator: UInt8(ascii: "\n")).compactMap(parse)
+      let regions = bytes.withUnsafeBufferPointer(parse)
       return MemoryMap(regions: regions.sorted { $0.start < $1.start })
     }
 
-    private static func parse(_ line: ArraySlice<UInt8>) -> MemoryRegion? {
-      let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
-      guard parts.count >= 5 else { return nil }
-      let bounds = parts[0].split(separator: UInt8(ascii: "-"))
-      let permissions = Array(parts[1])
-      guard
-        bounds.count == 2, permissions.count >= 3,
-        let start = UInt(String(decoding: bounds[0], as: UTF8.self), radix: 16),
-        let end = UInt(String(decoding: bounds[1], as: UTF8.self), radix: 16),
-        let offset = UInt(String(decoding: parts[2], as: UTF8.self), radix: 16)
-      else { return nil }
-      let path = parts.count > 5 ? String(decoding: parts[5], as: UTF8.self).trimmingLeadingSpaces : ""
-      return MemoryRegion(start: start, end: end, permissions: permissions, fileOffset: offset, path: path)
+    /// Parses the lines of `/proc/self/maps` in one pass over its bytes (a debug build's
+    /// `split` and `String` conversions cost more than the rest of a scan's set-up).
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [MemoryRegion] {
+      var regions: [MemoryRegion] = []
+      var index = 0
+      func hex() -> UInt {
+        var value: UInt = 0
+        while index < bytes.count {
+          let byte = bytes[index]
+          let digit: UInt
+          switch byte {
+          case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt(byte - UInt8(ascii: "0"))
+          case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt(byte - UInt8(ascii: "a") + 10)
+          default: return value
+          }
+          value = value &<< 4 | digit
+          index += 1
+        }
+        return value
+      }
+      func skip(_ byte: UInt8) { if index < bytes.count, bytes[index] == byte { index += 1 } }
+      func field() -> ArraySlice<UInt8> {
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\n") { index += 1 }
+        return ArraySlice(bytes[start..<index])
+      }
+      while index < bytes.count {
+        let start = hex()
+        skip(UInt8(ascii: "-"))
+        let end = hex()
+        let permissions = Array(field())
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        let offset = hex()
+        _ = field()  // device
+        _ = field()  // inode
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        let pathStart = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+        let path = String(decoding: UnsafeBufferPointer(rebasing: bytes[pathStart..<index]), as: UTF8.self)
+        index += 1
+        if permissions.count >= 3, end > start {
+          regions.append(
+            MemoryRegion(start: start, end: end, permissions: permissions, fileOffset: offset, path: path))
+        }
+      }
+      return regions
     }
 
     /// The mapping that holds `address`.
@@ -129,9 +186,4 @@
     }
   }
 
-  extension String {
-    fileprivate var trimmingLeadingSpaces: String {
-      String(drop(while: { $0 == " " }))
-    }
-  }
 #endif

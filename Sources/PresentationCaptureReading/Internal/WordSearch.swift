@@ -180,7 +180,7 @@
       let base = UnsafeRawPointer(memory)
       var offset = 0
       while offset < length {
-        guard let match = memchr(base + offset, byte, length - offset) else { return }
+        guard let match = LibC.memchr(base + offset, byte, length - offset) else { return }
         let found = UnsafeRawPointer(match) - base
         let word = found - position
         if word & 7 == 0, word >= 0, base.load(fromByteOffset: word, as: UInt.self) == target {

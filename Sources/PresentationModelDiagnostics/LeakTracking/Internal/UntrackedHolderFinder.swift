@@ -12,11 +12,11 @@ internal import PresentationCaptureReading
 ///
 /// On by default, for failing reports only: it runs after the cheaper walks found nothing, for at
 /// most ``maximumSurvivors`` survivors of a report, which share one read of the heap (the scan's
-/// main cost; each step up a chain, at most seven, then searches the copy). One scan runs at a time
-/// in the process, and none starts a step after 10 s. Measured in this package's debug test run
+/// main cost; each step up a chain, at most seven, then searches the copy); none starts a step
+/// after 10 s. Measured in this package's debug test run
 /// (100 to 150 MB of heap, tests in parallel on 2 cores): a median of 0.3 s, at most 1.1 s, and 30
 /// to 150 MB read per failing report; 60 to 180 ms for a 20 MB heap. `PRESENTATION_MODEL_HEAP_SCAN=0`
-/// turns it off for a test run.
+/// turns it off for a test run; under ThreadSanitizer it is off unless `PRESENTATION_MODEL_HEAP_SCAN=1`.
 ///
 /// What stays unnamed, and why (`HeapScan` in `PresentationCaptureReading` has the full list): a
 /// holder on a thread's stack or in thread-local storage (stacks are not read: a stale frame is
@@ -32,16 +32,27 @@ package enum UntrackedHolderFinder {
   /// tests, which must not change the process's environment while other tests read it.
   @TaskLocal package static var enabledInThisTask: Bool?
 
-  static var isEnabled: Bool {
-    enabledInThisTask ?? isEnabled(in: ProcessInfo.processInfo.environment)
+  /// Whether reports made in this task scan the heap: ``enabledInThisTask``, else the environment.
+  package static var isEnabled: Bool {
+    enabledInThisTask
+      ?? isEnabled(
+        in: ProcessInfo.processInfo.environment,
+        underThreadSanitizer: CaptureScanner.heapScanAllocator == "ThreadSanitizer")
   }
 
   /// Whether the scan can run in this process (Linux; glibc's allocator or a sanitizer's).
   package static var isAvailable: Bool { CaptureScanner.heapScanIsAvailable }
 
-  /// Whether `environment` leaves the scan on: anything but `PRESENTATION_MODEL_HEAP_SCAN=0`.
-  package static func isEnabled(in environment: [String: String]) -> Bool {
-    environment[environmentVariable] != "0"
+  /// Whether `environment` leaves the scan on: anything but `PRESENTATION_MODEL_HEAP_SCAN=0`;
+  /// under ThreadSanitizer, only `PRESENTATION_MODEL_HEAP_SCAN=1` (there every scan costs several
+  /// times as much, a second and more on a busy machine, and a test run with many failing reports
+  /// kept Swift concurrency's few threads scanning for most of a minute).
+  package static func isEnabled(in environment: [String: String], underThreadSanitizer: Bool = false) -> Bool {
+    switch environment[environmentVariable] {
+    case "0": false
+    case "1": true
+    default: !underThreadSanitizer
+    }
   }
 
   /// One line per holder found: `the global Registry.shared, through Registry.listeners[0]`.
