@@ -93,7 +93,8 @@ import Testing
     let child = Child(parent: parent)
     child.held = survivor
     parent.onTap = { _ = child }
-    #expect(Self.paths(to: survivor, from: [parent]) == ["Parent.onTap (a closure that captures it through Child.held)"])
+    #expect(
+      Self.paths(to: survivor, from: [parent]) == ["Parent.onTap (a closure that captures it through Child.held)"])
     parent.onTap = nil
   }
 

@@ -40,7 +40,8 @@ package struct Holders: Sendable {
       found[identity] = holders
     }
     // What holds the objects nothing above explains: from one scan of the heap, for a few of them.
-    let scanned = UntrackedHolderFinder.isEnabled ? Array(unexplained.prefix(UntrackedHolderFinder.maximumSurvivors)) : []
+    let scanned =
+      UntrackedHolderFinder.isEnabled ? Array(unexplained.prefix(UntrackedHolderFinder.maximumSurvivors)) : []
     for (object, paths) in zip(scanned, UntrackedHolderFinder.paths(to: scanned)) {
       found[ObjectIdentifier(object)]?.paths = paths
     }
