@@ -1,0 +1,223 @@
+import Foundation
+import PresentationModelTesting
+import Synchronization
+import Testing
+
+/// How the corpus runs: each leak is a scenario written as an app writes it, with no
+/// `trackForLeaks` call, run inside the leak trait's scope under `withKnownIssue`, and expected to
+/// fail naming its leaked type and the line of what holds it; each twin is the same code, fixed,
+/// under the real trait, and must pass. Nothing here is `.serialized`: the cases run in parallel.
+///
+/// A scenario returns a ``Leak``: the objects it expects to outlive it (its subjects) and how to
+/// undo the leak afterwards (so the process ends clean, under LeakSanitizer too). The harness holds
+/// them weakly and, once the check is over, undoes the leak and checks that the subjects went: so
+/// each leak is shown to be exactly the holder the case names.
+enum Corpus {
+  /// The level every case runs at: the one switch.
+  ///
+  /// STAND-IN, while `.everyObject` is not on main: `.observersAndWidgets`, and the harness calls
+  /// `trackForLeaks` on each subject a scenario returns (see ``usesStandIn``), so a leak is caught
+  /// only through its subjects, and a holder line is checked only once `.everyObject` runs (the walk
+  /// on main starts from tracked objects only). Turning the corpus over to the real thing is this one
+  /// line: `.everyObject`.
+  static let level: LeakDetectionTrait.Level = .observersAndWidgets
+
+  /// Whether the stand-in runs: subjects are tracked by hand, holder lines are not required.
+  static var usesStandIn: Bool { level == .observersAndWidgets }
+
+  /// How long a leaking run waits before it reports: the objects of a leak never go.
+  static let leakTimeout: Duration = .milliseconds(100)
+
+  /// What a leaking scenario leaves alive, and how to undo it once the check is over.
+  struct Leak: @unchecked Sendable {
+    // @unchecked Sendable: a scenario makes it and hands it to the harness once it has returned;
+    // the harness takes weak references to `subjects` (it never reads or writes them) and calls
+    // `undo` once, after the check, from the test's own task.
+    let subjects: [AnyObject]
+    /// `nil`: nothing can reach what holds the subjects (a closure kept in a var it captures), so
+    /// they stay until the process ends.
+    let undo: (() async -> Void)?
+
+    /// - Parameters:
+    ///   - subjects: The objects the leak keeps alive (the first is the case's leaked type).
+    ///   - undo: Breaks the leak. It must reach the subjects through `weak` captures only, or it
+    ///     would hold them itself.
+    init(_ subjects: AnyObject..., undo: @escaping () async -> Void) {
+      self.subjects = subjects
+      self.undo = undo
+    }
+
+    private init(subjects: [AnyObject]) {
+      self.subjects = subjects
+      self.undo = nil
+    }
+
+    /// A leak nothing can undo: its subjects stay until the process ends.
+    static func permanent(_ subjects: AnyObject...) -> Leak { Leak(subjects: subjects) }
+  }
+
+  /// One issue a leaking case expects: its heading (`Leaked EveryObjectCorpusTests.SwiftBook.Person:`)
+  /// and a fragment of one of its holder lines (`- Apartment.tenant`).
+  struct Expected: Sendable, CustomStringConvertible {
+    let heading: String
+    let holder: String
+    /// Whether the case fails unless this issue is recorded. A cycle's other members are not
+    /// required: `.everyObject` may report a cycle once.
+    let isRequired: Bool
+
+    var description: String { "\(heading) … - …\(holder)…" }
+
+    /// A leaked object of `type`, one of whose holder lines contains `holder`.
+    static func object(_ type: any AnyObject.Type, heldBy holder: String) -> Expected {
+      Expected(heading: "Leaked \(String(reflecting: type)): still alive", holder: holder, isRequired: true)
+    }
+
+    /// Another member of the leak (a cycle's other object, an object the leaked one holds): its
+    /// issue is accepted when it names `holder`, and not required.
+    static func also(_ type: any AnyObject.Type, heldBy holder: String) -> Expected {
+      Expected(heading: "Leaked \(String(reflecting: type)): still alive", holder: holder, isRequired: false)
+    }
+
+    /// A registration left live on one of the package's centers (`Observer still registered …`),
+    /// whose registration line contains `registration` and one of whose holder lines contains
+    /// `holder`.
+    static func observer(_ registration: String, heldBy holder: String) -> Expected {
+      Expected(heading: "Observer still registered", holder: registration + "\u{0}" + holder, isRequired: true)
+    }
+
+    /// The issue a center records at once when an owner-bound handler captures its own owner.
+    static func handlerCapturingItsOwner(_ ownerType: any AnyObject.Type) -> Expected {
+      Expected(heading: "captures its owner, a \(String(reflecting: ownerType))", holder: "", isRequired: true)
+    }
+
+    /// Whether `message` is this issue; with `checkingHolder`, its holder line too.
+    func matches(_ message: String, checkingHolder: Bool) -> Bool {
+      guard message.contains(heading) else { return false }
+      var holder = Substring(self.holder)
+      if let separator = holder.firstIndex(of: "\u{0}") {
+        guard message.contains(holder[..<separator]) else { return false }
+        holder = holder[holder.index(after: separator)...]
+      }
+      guard checkingHolder, !holder.isEmpty else { return true }
+      return Corpus.holderLines(of: message).contains { $0.contains(holder) }
+    }
+  }
+
+  /// The holder lines of an issue: `- Apartment.tenant`, without the dash.
+  static func holderLines(of message: String) -> [Substring] {
+    message.split(separator: "\n").filter { $0.hasPrefix("- ") }.map { $0.dropFirst(2) }
+  }
+
+  /// The subjects of a leak, weakly, and its undo: what the harness keeps past the check.
+  private struct Left: @unchecked Sendable {
+    // @unchecked Sendable: made in the scenario's task once the scenario returned and read in the
+    // test's task after the trait's scope ended, never at the same time; `weak` references only.
+    let subjects: [WeakSubject]
+    let undo: (() async -> Void)?
+  }
+
+  private struct WeakSubject {
+    weak var object: AnyObject?
+  }
+
+  /// Runs `scenario` in the leak trait's scope, as the testing library runs it, and expects the
+  /// issues of `expected`, each naming its holder: each is recorded as a known issue, any other
+  /// issue fails the test, and so does a required one not recorded. Then undoes the leak and checks
+  /// that its subjects went.
+  static func expectLeak(
+    _ expected: [Expected], sourceLocation: SourceLocation = #_sourceLocation,
+    _ scenario: @escaping @Sendable () async throws -> Leak
+  ) async throws {
+    let test = try #require(Test.current, sourceLocation: sourceLocation)
+    let left = Mutex<Left?>(nil)
+    let matched = Mutex<Set<Int>>([])
+    let messages = Mutex<[String]>([])
+    try await withKnownIssue {
+      try await LeakDetectionTrait(level, timeout: leakTimeout).provideScope(
+        for: test, testCase: Test.Case.current
+      ) {
+        let leak = try await scenario()
+        if usesStandIn {
+          for subject in leak.subjects { trackForLeaks(subject) }
+        }
+        let kept = Left(subjects: leak.subjects.map { WeakSubject(object: $0) }, undo: leak.undo)
+        left.withLock { $0 = kept }
+      }
+    } matching: { issue in
+      let message = issue.comments.map(\.rawValue).joined(separator: "\n")
+      messages.withLock { $0.append(message) }
+      guard let index = expected.firstIndex(where: { $0.matches(message, checkingHolder: !usesStandIn) }) else {
+        return false
+      }
+      matched.withLock { _ = $0.insert(index) }
+      return true
+    }
+    let found = matched.withLock { $0 }
+    let reported = messages.withLock { $0 }
+    for (index, expectation) in expected.enumerated() where expectation.isRequired && !found.contains(index) {
+      Issue.record(
+        "Expected the issue \(expectation); the check reported:\n\(reported.joined(separator: "\n---\n"))",
+        sourceLocation: sourceLocation)
+    }
+    if usesStandIn { StandInLog.record(test: test.name, expected: expected, messages: reported) }
+    guard let kept = left.withLock({ $0 }) else {
+      Issue.record("The scenario did not return its leak", sourceLocation: sourceLocation)
+      return
+    }
+    guard let undo = kept.undo else { return }
+    await undo()
+    let gone = await waitUntilGone(kept.subjects)
+    #expect(gone, "The case's undo did not release what it leaked", sourceLocation: sourceLocation)
+  }
+
+  /// ``expectLeak(_:sourceLocation:_:)`` for a scenario on the main actor (view models, screens).
+  static func expectLeak(
+    _ expected: [Expected], sourceLocation: SourceLocation = #_sourceLocation,
+    onMainActor scenario: @escaping @MainActor @Sendable () async throws -> Leak
+  ) async throws {
+    try await expectLeak(expected, sourceLocation: sourceLocation) { try await scenario() }
+  }
+
+  /// Waits up to 3 s (a pending `asyncAfter` of 1 s included) for `subjects` to go.
+  private static func waitUntilGone(_ subjects: [WeakSubject]) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(3)
+    while subjects.contains(where: { $0.object != nil }) {
+      guard clock.now < deadline else { return false }
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    return true
+  }
+
+  /// Runs a twin's scenario, in a test under the real trait at ``level``. With the stand-in, tracks
+  /// the objects it returns (those whose leak the case is about); otherwise they are only dropped.
+  static func twin(_ scenario: () async throws -> [AnyObject]) async rethrows {
+    let subjects = try await scenario()
+    if usesStandIn {
+      for subject in subjects { trackForLeaks(subject) }
+    }
+  }
+}
+
+extension Corpus {
+  /// ``twin(_:)`` for a scenario on the main actor.
+  @MainActor static func twinOnMainActor(_ scenario: @MainActor () async throws -> [AnyObject]) async rethrows {
+    let subjects = try await scenario()
+    if usesStandIn {
+      for subject in subjects { trackForLeaks(subject) }
+    }
+  }
+}
+
+/// STAND-IN ONLY: what each leaking case's report said, for the corpus's table (which holder lines
+/// the walk from tracked objects names today). Printed as `CORPUS|test|named|holder lines`; goes
+/// with the stand-in.
+enum StandInLog {
+  static func record(test: String, expected: [Corpus.Expected], messages: [String]) {
+    let named = expected.filter(\.isRequired).allSatisfy { expectation in
+      messages.contains { expectation.matches($0, checkingHolder: true) }
+    }
+    let holders = messages.flatMap(Corpus.holderLines).joined(separator: " | ")
+    print("CORPUS|\(test)|\(named ? "named" : "unnamed")|\(holders)")
+  }
+}
