@@ -299,7 +299,11 @@ enum Closures {
 }
 
 extension Closures.Service {
-  func removeAllCompletions() { completions.removeAll() }
+  func removeAllCompletions() {
+    let removed = completions
+    completions.removeAll()
+    withExtendedLifetime(removed) {}
+  }
 }
 
 extension Closures.NowPlayingViewController {

@@ -87,7 +87,7 @@ enum Corpus {
 
     /// The issue a center records at once when an owner-bound handler captures its own owner.
     static func handlerCapturingItsOwner(_ ownerType: any AnyObject.Type) -> Expected {
-      Expected(heading: "captures its owner, a \(String(reflecting: ownerType))", holder: "", isRequired: true)
+      Expected(heading: "captures its owner, a \(String(describing: ownerType))", holder: "", isRequired: true)
     }
 
     /// Whether `message` is this issue; with `checkingHolder`, its holder line too.

@@ -147,7 +147,11 @@ enum Delegates {
   final class ChatConnection {
     private var listeners: [any ConnectionListener] = []
     func add(_ listener: any ConnectionListener) { listeners.append(listener) }
-    func removeAll() { listeners.removeAll() }
+    func removeAll() {
+      let removed = listeners
+      listeners.removeAll()
+      withExtendedLifetime(removed) {}
+    }
     func receive(_ message: String) {
       for listener in listeners { listener.connectionDidReceive(message) }
     }
