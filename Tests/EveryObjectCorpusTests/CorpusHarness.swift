@@ -85,6 +85,16 @@ enum Corpus {
       Expected(heading: "Observer still registered", holder: registration + "\u{0}" + holder, isRequired: true)
     }
 
+    /// A leaked object of `type` that nothing refers to (an unbalanced retain): the report must say
+    /// that no holder was found, and name none.
+    static func objectWithNoHolder(_ type: any AnyObject.Type) -> Expected {
+      Expected(
+        heading: "Leaked \(String(reflecting: type)): still alive", holder: Expected.noHolder, isRequired: true)
+    }
+
+    /// The holder of ``objectWithNoHolder(_:)``.
+    static let noHolder = "\u{1}no holder"
+
     /// The issue a center records at once when an owner-bound handler captures its own owner.
     static func handlerCapturingItsOwner(_ ownerType: any AnyObject.Type) -> Expected {
       Expected(heading: "captures its owner, a \(String(describing: ownerType))", holder: "", isRequired: true)
@@ -99,6 +109,7 @@ enum Corpus {
         holder = holder[holder.index(after: separator)...]
       }
       guard checkingHolder, !holder.isEmpty else { return true }
+      if holder == Expected.noHolder { return Corpus.holderLines(of: message).isEmpty }
       return Corpus.holderLines(of: message).contains { $0.contains(holder) }
     }
   }
@@ -178,6 +189,26 @@ enum Corpus {
     try await expectLeak(expected, sourceLocation: sourceLocation) { try await scenario() }
   }
 
+  /// Runs `scenario` in the trait's scope and expects no issue at all (any issue fails the test):
+  /// a documented blind spot. Then checks that the leak's subjects did outlive the check (so the
+  /// check missed a real leak), and undoes it.
+  static func expectMissed(
+    sourceLocation: SourceLocation = #_sourceLocation, _ scenario: @escaping @Sendable () async throws -> Leak
+  ) async throws {
+    let test = try #require(Test.current, sourceLocation: sourceLocation)
+    let left = Mutex<Left?>(nil)
+    try await LeakDetectionTrait(level, timeout: leakTimeout).provideScope(for: test, testCase: Test.Case.current) {
+      let leak = try await scenario()
+      let kept = Left(subjects: leak.subjects.map { WeakSubject(object: $0) }, undo: leak.undo)
+      left.withLock { $0 = kept }
+    }
+    let kept = try #require(left.withLock { $0 }, sourceLocation: sourceLocation)
+    #expect(
+      kept.subjects.allSatisfy { $0.object != nil }, "The leak outlived the check", sourceLocation: sourceLocation)
+    if let undo = kept.undo { await undo() }
+    #expect(await waitUntilGone(kept.subjects), "The case's undo did not release what it leaked")
+  }
+
   /// Waits up to 3 s (a pending `asyncAfter` of 1 s included) for `subjects` to go.
   private static func waitUntilGone(_ subjects: [WeakSubject]) async -> Bool {
     let clock = ContinuousClock()
@@ -207,6 +238,13 @@ extension Corpus {
       for subject in subjects { trackForLeaks(subject) }
     }
   }
+}
+
+/// A weak reference a test keeps to see whether an object it made went (made before the trait's
+/// scope, so it is not the test's own).
+final class WeakBox: @unchecked Sendable {
+  // @unchecked Sendable: set by the scenario before the check and read by the test after it.
+  weak var object: AnyObject?
 }
 
 /// STAND-IN ONLY: what each leaking case's report said, for the corpus's table (which holder lines
