@@ -216,7 +216,7 @@ enum Centers {
   @Test("Fails on purpose: a task started in init iterates the typed center's notifications")
   func taskIteratingTypedNotifications() async throws {
     try await Corpus.expectLeak([
-      .object(Centers.SyncModel.self, heldBy: "Task"),
+      .object(Centers.SyncModel.self, heldBy: "Task: …SyncModel.init(weakly:)"),
       .observer("SyncFinished observed (token)", heldBy: "Task"),
     ]) {
       let model = Centers.SyncModel(weakly: false)
@@ -236,7 +236,7 @@ enum Centers {
   func taskIteratingMainActorNotifications() async throws {
     try await Corpus.expectLeak(
       [
-        .object(Centers.AppearanceViewModel.self, heldBy: "Task"),
+        .object(Centers.AppearanceViewModel.self, heldBy: "Task: …AppearanceViewModel.listen(weakly:)"),
         .observer("ThemeChanged observed (token)", heldBy: "Task"),
       ],
       onMainActor: {

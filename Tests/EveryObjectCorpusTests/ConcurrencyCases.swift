@@ -245,7 +245,7 @@ enum Concurrency {
   func taskIteratingASequenceUsesSelf() async throws {
     try await Corpus.expectLeak(
       [
-        .object(Concurrency.UserListViewController.self, heldBy: "Task"),
+        .object(Concurrency.UserListViewController.self, heldBy: "Task: …UserListViewController.startObservingUsers()"),
         .also(Concurrency.UserList.self, heldBy: "UserListViewController.userList"),
       ],
       onMainActor: {
@@ -268,7 +268,7 @@ enum Concurrency {
 
   @Test("Fails on purpose: an actor's polling task uses the actor")
   func pollingTaskUsesItsActor() async throws {
-    try await Corpus.expectLeak([.object(Concurrency.FeedPoller.self, heldBy: "Task")]) {
+    try await Corpus.expectLeak([.object(Concurrency.FeedPoller.self, heldBy: "Task: …FeedPoller.start()")]) {
       let poller = Concurrency.FeedPoller()
       await poller.start()
       return Leak(poller) { [weak poller] in await poller?.stop() }
@@ -286,7 +286,7 @@ enum Concurrency {
   @Test("Fails on purpose: an AsyncStream's onTermination uses the worker its task feeds")
   func asyncStreamOnTerminationUsesTheWorker() async throws {
     try await Corpus.expectLeak(
-      [.object(Concurrency.StepWorker.self, heldBy: "Task")],
+      [.object(Concurrency.StepWorker.self, heldBy: "Task: …getSteps(weakly:)")],
       onMainActor: {
         let screen = Concurrency.StepsScreen()
         screen.viewDidLoad(weakWorker: false)
@@ -307,7 +307,7 @@ enum Concurrency {
   func taskSuspendedOnAContinuation() async throws {
     try await Corpus.expectLeak(
       [
-        .object(Concurrency.ProfileScreen.self, heldBy: "Task"),
+        .object(Concurrency.ProfileScreen.self, heldBy: "Task: …ProfileScreen.load()"),
         .also(Concurrency.Session.self, heldBy: "ProfileScreen.session"),
       ],
       onMainActor: {
@@ -395,18 +395,5 @@ enum Concurrency {
       await renderer.finish()
       return [renderer]
     }
-  }
-}
-
-extension Corpus {
-  /// ``twinOnMainActor(_:)`` that also hands back a value the test needs after the check.
-  @MainActor static func twinOnMainActorReturning<Value>(
-    _ scenario: @MainActor () async throws -> ([AnyObject], Value)
-  ) async rethrows -> Value {
-    let (subjects, value) = try await scenario()
-    if usesStandIn {
-      for subject in subjects { trackForLeaks(subject) }
-    }
-    return value
   }
 }

@@ -141,7 +141,9 @@ enum Foundations {
   @Test("Fails on purpose: a NotificationCenter block observer that uses self")
   func blockObserverUsesSelf() async throws {
     try await Corpus.expectLeak([
-      .object(Foundations.KeyboardAwareScreen.self, heldBy: "a NotificationCenter block observer")
+      .object(
+        Foundations.KeyboardAwareScreen.self,
+        heldBy: "a NotificationCenter block observer…KeyboardAwareScreen.viewDidLoad(weakly:)")
     ]) {
       let screen = Foundations.KeyboardAwareScreen()
       screen.viewDidLoad(weakly: false)
@@ -160,7 +162,9 @@ enum Foundations {
   @Test("Fails on purpose: a block observer on the owned model's private center")
   func blockObserverOnAnOwnedCenter() async throws {
     try await Corpus.expectLeak([
-      .object(Foundations.DocumentEditor.self, heldBy: "a NotificationCenter block observer"),
+      .object(
+        Foundations.DocumentEditor.self,
+        heldBy: "a NotificationCenter block observer…DocumentEditor.open(weakly:)|DocumentEditor.document.events"),
       .also(Foundations.DocumentModel.self, heldBy: "DocumentEditor.document"),
     ]) {
       let editor = Foundations.DocumentEditor()
@@ -182,7 +186,7 @@ enum Foundations {
   @Test("Fails on purpose: an operation's completion block uses the operation")
   func completionBlockUsesItsOperation() async throws {
     try await Corpus.expectLeak([
-      .object(Foundations.ImportOperation.self, heldBy: "completionBlock")
+      .object(Foundations.ImportOperation.self, heldBy: "ImportOperation.completionBlock|ImportOperation.__completion")
     ]) {
       let operation = Foundations.ImportOperation()
       operation.completionBlock = { operation.summary = "imported \(operation.importedCount)" }
@@ -241,7 +245,7 @@ enum Foundations {
 
   @Test("Fails on purpose: a thread's block waits forever and uses its object")
   func threadBlockUsesItsObject() async throws {
-    try await Corpus.expectLeak([.object(Foundations.LogWriter.self, heldBy: "Thread")]) {
+    try await Corpus.expectLeak([.object(Foundations.LogWriter.self, heldBy: "Thread…LogWriter.start(weakly:)")]) {
       let writer = Foundations.LogWriter()
       writer.start(weakly: false)
       let wake = writer.wake

@@ -151,7 +151,7 @@ enum Subtle {
   @Test("Fails on purpose: guard let self at the top of a task that never ends")
   func guardLetSelfAtTheTopOfATask() async throws {
     try await Corpus.expectLeak(
-      [.object(Subtle.InboxViewModel.self, heldBy: "Task")],
+      [.object(Subtle.InboxViewModel.self, heldBy: "Task: …InboxViewModel.start(guardingAtTheTop:)")],
       onMainActor: {
         let viewModel = Subtle.InboxViewModel()
         viewModel.start(guardingAtTheTop: true)
@@ -197,7 +197,7 @@ enum Subtle {
     let reporting = Mutex<Task<Void, Never>?>(nil)
     try await Corpus.expectLeak([
       .object(Subtle.RequestContext.self, heldBy: "Task"),
-      .also(Subtle.MetricsReporter.self, heldBy: "Task"),
+      .also(Subtle.MetricsReporter.self, heldBy: "Task: …MetricsReporter.startReporting()"),
     ]) {
       let context = Subtle.RequestContext(requestID: 7)
       let reporter = Subtle.MetricsReporter()
