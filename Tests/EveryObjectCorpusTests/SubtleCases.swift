@@ -166,6 +166,7 @@ enum Subtle {
       let viewModel = Subtle.InboxViewModel()
       viewModel.start(guardingAtTheTop: false)
       await Task.yield()
+      viewModel.stop()  // as the screen would when it goes (the stream never finishes)
       return [viewModel]
     }
   }
