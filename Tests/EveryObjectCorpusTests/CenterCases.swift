@@ -149,7 +149,7 @@ enum Centers {
   @Test("Fails on purpose: a handler on the app-wide typed center uses its observer")
   func typedCenterHandlerUsesItsObserver() async throws {
     try await Corpus.expectLeak([
-      .object(Centers.SyncBadge.self, heldBy: "the handler of CenterCases.SyncFinished observed (token)"),
+      .object(Centers.SyncBadge.self, heldBy: "the handler of SyncFinished observed (token)"),
       .observer("SyncFinished observed (token)", heldBy: "SyncBadge.observers"),
     ]) {
       let badge = Centers.SyncBadge()
