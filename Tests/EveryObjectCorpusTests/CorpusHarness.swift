@@ -103,7 +103,7 @@ enum Corpus {
 
     /// Whether `message` is this issue; with `checkingHolder`, its holder line too.
     func matches(_ message: String, checkingHolder: Bool) -> Bool {
-      guard message.contains(heading) else { return false }
+      guard Expected.headline(of: message, matches: heading) else { return false }
       var holder = Substring(self.holder)
       if let separator = holder.firstIndex(of: "\u{0}") {
         guard message.contains(holder[..<separator]) else { return false }
@@ -112,6 +112,24 @@ enum Corpus {
       guard checkingHolder, !holder.isEmpty else { return true }
       if holder == Expected.noHolder { return Corpus.holderLines(of: message).isEmpty }
       return Corpus.holderLines(of: message).contains { Expected.line($0, matches: holder) }
+    }
+
+    /// Whether `message` is this issue: for a leaked object, its first line names the type, alone
+    /// (`Leaked MyTests.Person: still alive …` from a tracked object, `Leaked MyTests.Person, made in
+    /// this test …` from `.everyObject`) or among a cycle's (`Leaked a cycle of MyTests.Person and
+    /// MyTests.Apartment, made in this test …`); otherwise the message contains `heading`.
+    static func headline(of message: String, matches heading: String) -> Bool {
+      let leaked = "Leaked "
+      guard heading.hasPrefix(leaked) else { return message.contains(heading) }
+      let typeName = heading.dropFirst(leaked.count).prefix { $0 != ":" }
+      let headline = message.prefix { $0 != "\n" }
+      guard headline.hasPrefix(leaked) else { return false }
+      var types = headline.dropFirst(leaked.count)
+      if types.hasPrefix("a cycle of ") { types = types.dropFirst("a cycle of ".count) }
+      if let end = types.range(of: ", made in this test") ?? types.range(of: ": ") {
+        types = types[..<end.lowerBound]
+      }
+      return types.replacing(" and ", with: ", ").split(separator: ", ").contains { $0 == typeName }
     }
 
     /// Whether a holder line matches a fragment: `A|B`, either; `A…B`, A then B further on.
