@@ -17,9 +17,17 @@ let package = Package(
     // Reads closure captures and stored properties from the Swift runtime's metadata: a tool used by
     // the core's debug-build registration check and by the leak report, not part of any product's API.
     .target(name: "PresentationCaptureReading"),
+    // The allocation hook behind `.detectsLeaks(.everyObject)` (C: it runs inside the runtime's
+    // allocation entry point and retain adapter): not part of any product's API.
+    .target(
+      name: "PresentationAllocationTracking",
+      // The recognised runtime code: a generated table that Runtime.c includes, not compiled alone.
+      exclude: ["RecognisedCode.inc"],
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .target(name: "PresentationModel", dependencies: ["PresentationCaptureReading"]),
     .target(
-      name: "PresentationModelDiagnostics", dependencies: ["PresentationModel", "PresentationCaptureReading"]),
+      name: "PresentationModelDiagnostics",
+      dependencies: ["PresentationModel", "PresentationCaptureReading", "PresentationAllocationTracking"]),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel", "PresentationModelDiagnostics"]),
     .executableTarget(
       name: "presentation-bench",
@@ -36,7 +44,9 @@ let package = Package(
     .testTarget(
       name: "PresentationCaptureReadingTests",
       dependencies: ["PresentationCaptureReading", "PresentationModel", "PresentationModelDiagnostics"]),
-    .testTarget(name: "PresentationModelDiagnosticsTests", dependencies: ["PresentationModelDiagnostics"]),
+    .testTarget(
+      name: "PresentationModelDiagnosticsTests",
+      dependencies: ["PresentationModelDiagnostics", "PresentationAllocationTracking", "PresentationTestSupport"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
     // Leaks from other projects' tests and articles, written with nothing annotated, each with a
     // correct twin, under the leak trait's every-object level.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the documentation site: the DocC catalog of each library module (Sources/<Module>/<Module>.docc)
-# with the toolchain's docc, merged into one archive that any static file server can host.
+# with the toolchain's docc, merged into one archive that any static file server can host, whose
+# landing page shows the PresentationModel catalog's introduction and articles.
 # Any docc warning (a broken symbol link, a missing article, an undocumented parameter in a
 # `- Parameters:` list) fails CI.
 #
@@ -51,6 +52,10 @@ if ((${#layout_errors[@]} > 0)); then
   printf '  %s\n' "${layout_errors[@]}" >&2
   exit 1
 fi
+# Listing lines of at most 90 columns (the site's content column; .ci/docc-browser-check.py measures
+# the rendering) and headings without backticks (the site shows them literally).
+mapfile -t pages < <({ find Docs -name '*.md'; find Sources -path '*.docc/*' -type f -name '*.md'; } | LC_ALL=C sort)
+python3 .ci/check-docs-source.py "${pages[@]}"
 # A Markdown link to a file (`[Performance](Performance.md)`) or to GitHub's id of a heading
 # (`[x](#some-heading)`) works on GitHub but is dead in the site, and docc does not warn about it:
 # write <doc:Performance> or <doc:Performance#Some-heading>.
@@ -102,6 +107,8 @@ status=0
 "$docc" merge "${archives[@]}" --synthesized-landing-page-name PresentationModel \
   --synthesized-landing-page-kind Package --output-path "$out/site" >"$log" 2>&1 || status=$?
 if ((status != 0)) || grep -qE '^(error|warning):' "$log"; then fail "$log" "$status"; fi
+# The merged landing page, /documentation/, gets the main module's introduction and its articles.
+python3 .ci/docc-landing-page.py "$out/site" documentation/presentationmodel
 # DocC's pages ask the server for /theme-settings.json; a catalog without custom theming has none,
 # and the 404 is a console error on every page. An empty theme keeps DocC's defaults.
 printf '{"meta": {}, "theme": {}, "features": {}}\n' >"$out/site/theme-settings.json"

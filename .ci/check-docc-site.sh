@@ -3,8 +3,9 @@
 # each module's page, EVERY article of every catalog (Sources/<Module>/<Module>.docc/**/*.md, the
 # guides of Docs/ among them through their links, so an article that the site lacks fails) and one
 # symbol page per module must render (heading and window title present) with no console error,
-# uncaught exception or failed request, no broken link within the site and no code listing cut at
-# its edge. Screenshots of every page are kept in .build/docc-screenshots/.
+# uncaught exception or failed request, no broken link within the site, no code listing wider than
+# the content column and no heading with backticks; the landing page must link to every guide of
+# Docs/. Screenshots of every page are kept in .build/docc-screenshots/.
 #
 # Chromium comes from the Debian packages; this script installs it when it is missing (as root, or
 # through sudo). The site is served from 127.0.0.1 by python3's http.server, because DocC's pages
@@ -74,6 +75,13 @@ for catalog in "$repo"/Sources/*/*.docc; do
 done
 echo "check-docc-site: ${#pages[@]} pages, $articles of them the catalogs' articles"
 
+# The landing page must link to Getting started and to every guide of Docs/.
+guides="$(find "$repo/Docs" -name '*.md' -printf '%f\n' | LC_ALL=C sort | sed -E 's/\.md$//' \
+  | tr '[:upper:]' '[:lower:]' | sed 's|^|documentation/presentationmodel/|' | paste -sd, -)"
 rm -rf "$screenshots"
-python3 "$repo/.ci/docc-browser-check.py" "$chromium" "http://127.0.0.1:$port" "$screenshots" "${pages[@]}"
-echo "check-docc-site: every page rendered without a console error or a broken link; screenshots in $screenshots"
+python3 "$repo/.ci/docc-browser-check.py" "$chromium" "http://127.0.0.1:$port" "$screenshots" \
+  --links "documentation/=$guides" "${pages[@]}"
+echo "check-docc-site: every page rendered without a console error, a broken link, a listing wider than the content"
+echo "  column or a heading with backticks; screenshots in $screenshots, among them the landing page"
+echo "  (documentation.png), Getting started (documentation-presentationmodel-gettingstarted*.png) and Leak"
+echo "  testing (documentation-presentationmodel-leaktesting*.png)"

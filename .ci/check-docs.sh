@@ -11,7 +11,8 @@
 # - Blocks are built in the Swift 6 language mode with warnings as errors: a reader who copies an
 #   example should get neither.
 # - A block fenced ```swift-nocompile is skipped: the rare, marked exception. One that shows a
-#   mistake carries, after each line the compiler rejects, a `// error: <the exact message>` comment;
+#   mistake carries, after each line the compiler rejects (or warns about), a
+#   `// error: <the exact message>` (or `// warning: …`) comment, continued on `//   ` lines if long;
 #   .ci/check-docs-failures.py then type-checks it alone and fails unless exactly those errors are
 #   reported there (such a block writes all its imports itself).
 # - A block that starts with `// swift-tools-version:` is a whole manifest; .ci/install-check.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Checks what README.md says about the output of `swift test` against a log of that output:
-# - the closing line has the form README.md quotes (its first `Test run with …` sample, where each
+# Checks what CONTRIBUTING.md says about the output of `swift test` against a log of that output:
+# - the closing line has the form CONTRIBUTING.md quotes (its first `Test run with …` sample, where each
 #   `…` stands for a number), so the sample cannot go stale;
 # - the tests that record known issues are exactly the tests named "Fails on purpose: …" (each one
 #   leaks or fails deliberately inside `withKnownIssue`), so a newcomer can tell them apart from
@@ -13,9 +13,9 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 log="${1:?usage: check-test-output.sh LOG}"
 prefix='Fails on purpose: '
 
-sample="$(grep -oE '`Test run with [^`]+`' "$repo/README.md" | head -n 1 | tr -d '`' || true)"
+sample="$(grep -oE '`Test run with [^`]+`' "$repo/CONTRIBUTING.md" | head -n 1 | tr -d '`' || true)"
 if [[ -z $sample ]]; then
-  echo "check-test-output: README.md quotes no \`Test run with …\` line" >&2
+  echo "check-test-output: CONTRIBUTING.md quotes no \`Test run with …\` line" >&2
   exit 1
 fi
 # The sample as a pattern: each … is a number, everything else is literal.
@@ -26,8 +26,8 @@ if [[ -z $closing ]]; then
   exit 1
 fi
 if ! grep -qE "^$pattern" <<<"$closing"; then
-  echo "check-test-output: the closing line does not have the form README.md quotes" >&2
-  echo "  README.md: $sample" >&2
+  echo "check-test-output: the closing line does not have the form CONTRIBUTING.md quotes" >&2
+  echo "  CONTRIBUTING.md: $sample" >&2
   echo "  swift test: $closing" >&2
   exit 1
 fi

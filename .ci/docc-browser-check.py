@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Opens pages of the documentation site in headless Chromium and checks that each one renders.
 
-Usage: docc-browser-check.py CHROMIUM BASE-URL SCREENSHOT-DIR PATH=TITLE...
+Usage: docc-browser-check.py CHROMIUM BASE-URL SCREENSHOT-DIR [--links PATH=LINK,LINK...] PATH=TITLE...
 
 For each PATH (relative to BASE-URL), it waits until DocC's JavaScript has rendered a page heading,
 then checks that the heading and the window title both contain TITLE and that the page logged no
 console error, threw no uncaught exception and failed no request. It follows every link of the
 page's content (not the sidebar's) within the site: the page it names must exist (DocC's data file
-for it answers), and so must the heading a `#fragment` names. It checks that every code listing
-either fits its box or scrolls (none is cut). It saves a screenshot of every page, scrollbars
-visible, to SCREENSHOT-DIR. It talks to Chromium over the DevTools protocol with the standard library
+for it answers), and so must the heading a `#fragment` names. On articles and landing pages, every
+line of every code listing must fit the content column, measured as rendered (a wider one is cut
+or scrolls: the guides keep their listings to 90 columns); a symbol page's listings come from doc
+comments and may scroll. No heading may show a backtick. With `--links PATH=LINK,...`, the page
+PATH must link to each LINK (the landing page to Getting started and every guide). It saves a
+screenshot of every page, scrollbars visible, to SCREENSHOT-DIR. It talks to Chromium over the DevTools protocol with the standard library
 only (a minimal WebSocket client), so CI needs nothing but the chromium package.
 """
 import base64
@@ -29,7 +32,10 @@ import urllib.request
 RENDER_TIMEOUT = 30.0
 SHOT_HEIGHT = 2400
 MAX_TILES = 12
-WINDOW_WIDTH, WINDOW_HEIGHT = 1280, 900
+# A desktop window, where DocC lays a page out at its full width (1,500 pixels and more): its content
+# column then shows 94 columns of code, room for the guides' 90. (With the navigator open, a
+# 1,440-pixel window shows 87 and a 1,280-pixel one 74; a longer line scrolls there.)
+WINDOW_WIDTH, WINDOW_HEIGHT = int(os.environ.get("DOCC_WINDOW_WIDTH", "1600")), 900
 
 
 class DevTools:
@@ -138,15 +144,28 @@ LINKS_AND_LISTINGS = """(() => {
   const listings = Array.from(main.querySelectorAll('.code-listing')).map(listing => {
     const box = listing.querySelector('.container-general') ?? listing;
     const pre = listing.querySelector('pre') ?? box;
-    const style = getComputedStyle(box);
+    const code = pre.querySelector('code') ?? pre;
+    const lines = (code.textContent || '').split('\\n');
+    const longest = lines.reduce((a, b) => (b.length > a.length ? b : a), '');
+    // How many characters of the listing's font fit in its box: the column the guides write to.
+    const font = getComputedStyle(code).font;
+    const canvas = document.createElement('canvas').getContext('2d');
+    canvas.font = font;
+    const characterWidth = canvas.measureText('0123456789'.repeat(9)).width / 90;
+    const boxStyle = getComputedStyle(box);
+    const preStyle = getComputedStyle(pre);
+    const inner = box.clientWidth - parseFloat(boxStyle.paddingLeft) - parseFloat(boxStyle.paddingRight)
+      - parseFloat(preStyle.paddingLeft) - parseFloat(preStyle.paddingRight);
     return {
       overflows: pre.scrollWidth > box.clientWidth + 1,
-      scrolls: ['auto', 'scroll'].includes(style.overflowX),
-      wraps: getComputedStyle(pre).whiteSpace.startsWith('pre-wrap'),
-      firstLine: (pre.textContent || '').trim().split('\\n')[0].slice(0, 60),
+      longest: longest.length,
+      columns: Math.floor(inner / characterWidth),
+      firstLine: longest.trim().slice(0, 60),
     };
   });
-  return {links, listings};
+  const headings = Array.from(main.querySelectorAll('h1, h2, h3, h4, h5, h6'))
+    .map(heading => heading.textContent.trim()).filter(text => text.includes('`'));
+  return {links, listings, headings};
 })()"""
 
 
@@ -200,7 +219,13 @@ def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     chromium, base_url, screenshot_dir = sys.argv[1:4]
-    pages = [argument.split("=", 1) for argument in sys.argv[4:]]
+    arguments = sys.argv[4:]
+    required_links = {}  # page path -> the site paths it must link to
+    while arguments and arguments[0] == "--links":
+        path, _, links = arguments[1].partition("=")
+        required_links[path] = [link for link in links.split(",") if link]
+        arguments = arguments[2:]
+    pages = [argument.split("=", 1) for argument in arguments]
     os.makedirs(screenshot_dir, exist_ok=True)
     profile = tempfile.mkdtemp(prefix="docc-browser-check-")
     browser = subprocess.Popen(
@@ -209,7 +234,8 @@ def main():
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     failures = 0
     site = Site(base_url)
-    links_checked, external_links, listings_checked, listings_scrolling = 0, set(), 0, 0
+    links_checked, external_links, listings_checked = 0, set(), 0
+    widest, narrowest_column, symbol_listings_scrolling = 0, None, 0
     try:
         port_file = os.path.join(profile, "DevToolsActivePort")
         deadline = time.time() + RENDER_TIMEOUT
@@ -257,7 +283,13 @@ def main():
                 problems.append("no rendered heading containing %r (heading: %r)" % (title, heading))
             if not window_title or title not in window_title:
                 problems.append("window title %r does not contain %r" % (window_title, title))
-            found = tools.evaluate(LINKS_AND_LISTINGS) or {"links": [], "listings": []}
+            found = tools.evaluate(LINKS_AND_LISTINGS) or {"links": [], "listings": [], "headings": []}
+            for heading_text in found["headings"]:
+                problems.append("a heading shows backticks: %r" % heading_text)
+            linked = {urllib.parse.urlsplit(entry["href"]).path.rstrip("/") for entry in found["links"]}
+            for required in required_links.get(path, []):
+                if "/" + required.strip("/") not in linked:
+                    problems.append("no link to %s" % required)
             for entry in found["links"]:
                 link = entry["href"]
                 if entry["onThisPage"] is not None:
@@ -275,12 +307,21 @@ def main():
                 problem = site.problem_with(link)
                 if problem:
                     problems.append("broken link %s: %s" % (link, problem))
+            # Articles and landing pages (the guides) fit the column; a symbol's page shows its doc
+            # comment's listings, which may scroll.
+            role = json.loads(site.page_data(urllib.parse.urlsplit(url).path) or "{}").get("metadata", {}).get("role")
+            strict = role in ("article", "collection", "collectionGroup", None)
             for listing in found["listings"]:
                 listings_checked += 1
-                if listing["overflows"] and not listing["scrolls"] and not listing["wraps"]:
-                    problems.append("code listing cut at its edge (neither scrolls nor wraps): %r" % listing["firstLine"])
-                elif listing["overflows"]:
-                    listings_scrolling += 1
+                if not strict:
+                    if listing["overflows"]:
+                        symbol_listings_scrolling += 1
+                    continue
+                widest = max(widest, listing["longest"])
+                narrowest_column = min(narrowest_column or listing["columns"], listing["columns"])
+                if listing["overflows"]:
+                    problems.append("a code listing is wider than the content column (%d columns shown, its "
+                                    "longest line %d): %r" % (listing["columns"], listing["longest"], listing["firstLine"]))
             if problems:
                 failures += 1
                 print("FAIL %s" % url)
@@ -295,9 +336,12 @@ def main():
         except subprocess.TimeoutExpired:
             browser.kill()
         shutil.rmtree(profile, ignore_errors=True)
-    print("docc-browser-check: %d pages, %d internal links followed (%d distinct pages), %d code listings "
-          "(%d wider than their box, which scroll), %d external links not fetched"
-          % (len(pages), links_checked, len(site.pages), listings_checked, listings_scrolling, len(external_links)))
+    print("docc-browser-check: %d pages, %d internal links followed (%d distinct pages), %d code listings; "
+          "those of articles and landing pages within the content column (their longest line %d characters, "
+          "the column %s wide, a %d-pixel window); %d of symbols' doc comments wider, which scroll; "
+          "%d external links not fetched"
+          % (len(pages), links_checked, len(site.pages), listings_checked, widest, narrowest_column, WINDOW_WIDTH,
+             symbol_listings_scrolling, len(external_links)))
     if failures:
         sys.exit("docc-browser-check: %d of %d pages failed" % (failures, len(pages)))
 

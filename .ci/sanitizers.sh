@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs the concurrency tests (ReliabilityTests, the core's PresentationModelTests, the capture
-# reader's PresentationCaptureReadingTests and the harness's PresentationModelTestingTests) under
-# ThreadSanitizer, ReliabilityTests and PresentationModelTests under AddressSanitizer (with
-# LeakSanitizer), and PresentationCaptureReadingTests under AddressSanitizer without it. Any sanitizer
-# report fails the run, even one that did not change a test's outcome.
+# reader's PresentationCaptureReadingTests, the harness's PresentationModelTestingTests and the
+# every-object allocation hook's tests, PresentationModelDiagnosticsTests.EveryObject*) under
+# ThreadSanitizer, ReliabilityTests, PresentationModelTests and the allocation hook's tests under
+# AddressSanitizer (with LeakSanitizer), and PresentationCaptureReadingTests under AddressSanitizer
+# without it. Any sanitizer report fails the run, even one that did not change a test's outcome.
+# The allocation hook's tests install it in their process, so the suites run beside them do so with
+# the runtime's swizzle flag set (every retain and release through the mended adapter).
 #
 # Each sanitizer builds into its own scratch directory (.build/tsan, .build/asan) so the plain
 # debug build in .build is left alone.
@@ -31,7 +34,9 @@ mkdir -p .build
 # The stress suite keeps four threads busy; it runs on its own so that it does not starve the
 # time-limited tests of the other suites on a small machine. All runs share one build.
 reliability=(--filter '^ReliabilityTests\.')
-others=(--filter '^PresentationModelTests\.' --filter '^PresentationModelTestingTests\.' --filter '^PresentationCaptureReadingTests\.')
+everyObject=(--filter '^PresentationModelDiagnosticsTests\.EveryObject')
+others=(--filter '^PresentationModelTests\.' --filter '^PresentationModelTestingTests\.' --filter '^PresentationCaptureReadingTests\.'
+  "${everyObject[@]}")
 # halt_on_error: the first race ends the process with a failure instead of a warning.
 tsan_options="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 asan_options="halt_on_error=1 detect_leaks=1 ${ASAN_OPTIONS:-}"
@@ -41,14 +46,15 @@ step "ThreadSanitizer: ReliabilityTests"
 TSAN_OPTIONS="$tsan_options" run_sanitized .build/tsan-reliability.log "WARNING: ThreadSanitizer" \
   swift test --sanitize=thread --scratch-path .build/tsan "${reliability[@]}"
 
-step "ThreadSanitizer: PresentationModelTests, PresentationModelTestingTests"
+step "ThreadSanitizer: PresentationModelTests, PresentationModelTestingTests, PresentationCaptureReadingTests, EveryObject*"
 TSAN_OPTIONS="$tsan_options" run_sanitized .build/tsan-core.log "WARNING: ThreadSanitizer" \
   swift test --sanitize=thread --scratch-path .build/tsan "${others[@]}"
 
-step "AddressSanitizer + LeakSanitizer: ReliabilityTests, PresentationModelTests"
+step "AddressSanitizer + LeakSanitizer: ReliabilityTests, PresentationModelTests, EveryObject*"
 ASAN_OPTIONS="$asan_options" LSAN_OPTIONS="$lsan_options" \
   run_sanitized .build/asan.log "ERROR: (AddressSanitizer|LeakSanitizer)" \
-  swift test --sanitize=address --scratch-path .build/asan "${reliability[@]}" --filter '^PresentationModelTests\.'
+  swift test --sanitize=address --scratch-path .build/asan "${reliability[@]}" --filter '^PresentationModelTests\.' \
+  "${everyObject[@]}"
 
 # The capture reader's tests under AddressSanitizer, for memory errors only: their corpus builds
 # Foundation Timers, which swift-corelibs-foundation never frees on Linux (CFRunLoopTimerCreate and

@@ -126,6 +126,24 @@ package enum CaptureScanner {
     }
   #endif
 
+  /// Which of `targets` the object `root` holds strongly, directly or through values, closures and
+  /// objects that are not targets themselves (a target met on the way is not walked into: what it
+  /// holds is its own edge). `root` counts only when reached again (a cycle).
+  ///
+  /// Reads objects' stored properties without synchronisation: call it only once the code that
+  /// changes them has stopped.
+  package static func targetsHeld(
+    by root: AnyObject, among targets: Set<ObjectIdentifier>, maximumVisits: Int = 2_000
+  ) -> Set<ObjectIdentifier> {
+    #if canImport(ObjectiveC)
+      return []
+    #else
+      var walker = Walker(targets: targets, followObjects: true, maximumVisits: maximumVisits)
+      walker.walk(root, namesFields: false, rootIsCandidate: false)
+      return Set(walker.result.paths.keys)
+    #endif
+  }
+
   /// Whether ``scanHeap(forHoldersOf:maximumHolders:)`` can run in this process.
   package static var heapScanIsAvailable: Bool {
     #if os(Linux) && canImport(Glibc)

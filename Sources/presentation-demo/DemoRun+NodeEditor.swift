@@ -63,11 +63,11 @@ extension DemoRun {
     await waitForFades(pendingDelete)
     say("nodes left: \(describe(editor)); widgets on canvas: \(canvas.widgets.count)")
     // Each widget observes two notifications; a widget that was deleted but lives on still does.
-    let widgetRegistrations = center.registrations.filter { $0.ownerType == NodeWidget.self }
+    let widgetRegistrations = center.registrationSnapshots.filter { $0.owner is NodeWidget }
     let expected = 2 * canvas.widgets.count
     say("registrations owned by NodeWidget: \(widgetRegistrations.count) (expected \(expected))")
     if widgetRegistrations.count != expected {
-      for registration in widgetRegistrations { say("  \(registration)") }
+      for registration in widgetRegistrations { say("  \(describe(registration))") }
       say("  a deleted widget still observes: the lifecycle report says what holds it")
     }
   }
@@ -79,21 +79,26 @@ extension DemoRun {
     }.joined(separator: " ")
   }
 
+  /// One step of a fade: on a terminal, the progress line of every fade in flight, redrawn in
+  /// place; elsewhere (a pipe, a log) nothing, so that each fade is the one line `finishFade` writes.
   private func showFade(of name: String, at opacity: Double) {
     fadingOpacities[name] = opacity
+    fadeSteps[name, default: 0] += 1
     if console.isTerminal {
       console.redraw(
         "  fading "
           + fadingOpacities.sorted { $0.key < $1.key }.map { "\($0.key) \(Console.bar($0.value))" }.joined(
             separator: "  "))
-    } else {
-      say("fade \(name): opacity \(String(format: "%.2f", opacity))")
     }
   }
 
+  /// The fade's one line: `widget of 'sum' faded out in 12 steps (opacity 0.00) and was disposed`.
   private func finishFade(of name: String) {
-    fadingOpacities[name] = nil
-    say("widget of '\(name)' disposed")
+    let opacity = fadingOpacities.removeValue(forKey: name) ?? 1
+    let steps = fadeSteps.removeValue(forKey: name) ?? 0
+    say(
+      "widget of '\(name)' faded out in \(steps) step\(steps == 1 ? "" : "s") (opacity "
+        + "\(String(format: "%.2f", opacity))) and was disposed")
   }
 
   /// Lets the main queue run the fades' timed steps until none is left.

@@ -1,4 +1,5 @@
 import Foundation
+import NodeEditorExample
 import PresentationModel
 import PresentationModelDiagnostics
 
@@ -18,6 +19,8 @@ final class DemoRun {
   var deliberatelyLeaked: [ObserverToken] = []
   /// The opacity of each widget fading now, by node name, for the progress line.
   var fadingOpacities: [String: Double] = [:]
+  /// How many opacity steps each widget fading now has taken, by node name.
+  var fadeSteps: [String: Int] = [:]
 
   init(options: DemoOptions) {
     self.options = options
@@ -35,6 +38,18 @@ final class DemoRun {
       console.line()
     }
     return await report()
+  }
+
+  /// A live registration as the demo lists it, its owner told apart from others of its type: a
+  /// NodeEditor widget by its title, any other owner as `expectNoObservers` does (its description,
+  /// or the end of its address). Without it, two widgets' registrations would read the same.
+  func describe(_ registration: RegistrationSnapshot) -> String {
+    let info = registration.info
+    if let widget = registration.owner as? NodeWidget {
+      return info.description.replacingOccurrences(
+        of: "observed by NodeWidget at ", with: "observed by NodeWidget '\(widget.title)' at ")
+    }
+    return SurvivorWording.observer(info, owner: registration.owner)
   }
 
   func heading(_ title: String) {
@@ -55,7 +70,9 @@ final class DemoRun {
   /// of what they made; returns whether it is clean.
   private func report() async -> Bool {
     let leaks = await ledger.check()
-    let registrations = center.registrations + mainActorCenter.registrations + bridge.registrations
+    let registrations =
+      (center.registrationSnapshots + mainActorCenter.registrationSnapshots
+      + bridge.registrationSnapshots).map(describe)
     heading("Lifecycle report")
     say("objects tracked: \(leaks.trackedCount)")
     say("live instances per type:")

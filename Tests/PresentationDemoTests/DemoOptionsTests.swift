@@ -49,7 +49,7 @@ import Testing
   func leakWithAScenarioThatDeletesNoWidgetIsAnError(scenario: String) throws {
     let message = try #require(Self.parseError(["--leak", "--scenario", scenario]))
     #expect(message.hasPrefix("--leak keeps a deleted NodeEditor widget alive, but "))
-    #expect(message.hasSuffix("deletes no widget; use --leak with --scenario nodeeditor or all"))
+    #expect(message.hasSuffix("fades no widget; use --leak with --scenario nodeeditor or all"))
   }
 
   @Test(arguments: [["--leak"], ["--leak", "--scenario", "all"], ["--scenario", "nodeeditor", "--leak"]])
@@ -57,6 +57,57 @@ import Testing
     let options = try DemoOptions.parse(arguments)
     #expect(options.leak)
     #expect(options.scenarios.contains(.nodeeditor))
+  }
+
+  /// The one rule `--help` states: each option that acts on the NodeEditor's fades is refused,
+  /// the same way, in every scenario where nothing fades (before, `--leak` was refused there and
+  /// `--slow`, `--fade-ms` and `--steps` were silently ignored).
+  @Test(
+    arguments: [["--leak"], ["--slow"], ["--fade-ms", "100"], ["--steps", "3"]],
+    ["touchtracker", "settings", "syncstatus"])
+  func everyFadeOptionIsRefusedWhereNothingFades(option: [String], scenario: String) throws {
+    let message = try #require(Self.parseError(option + ["--scenario", scenario]))
+    let name = option[0]
+    let action = try #require(DemoOptions.fadeOptions.first { $0.option == name }?.action)
+    let example = try DemoOptions.parse(["--scenario", scenario]).scenarios[0].exampleName
+    #expect(
+      message == "\(name) \(action), but \(example) fades no widget; use \(name) with --scenario nodeeditor or all")
+  }
+
+  @Test(arguments: [["--leak"], ["--slow"], ["--fade-ms", "100"], ["--steps", "3"]], ["nodeeditor", "all"])
+  func everyFadeOptionIsAcceptedWithTheNodeEditor(option: [String], scenario: String) throws {
+    let options = try DemoOptions.parse(["--scenario", scenario] + option)
+    #expect(options.scenarios.contains(.nodeeditor))
+  }
+
+  @Test func theHelpStatesTheRuleForOptionsThatCannotApply() {
+    #expect(DemoOptions.usage.hasSuffix(DemoOptions.rule))
+    for (option, _) in DemoOptions.fadeOptions {
+      #expect(DemoOptions.rule.contains(option))
+    }
+    #expect(DemoOptions.rule.contains("refused (exit 2)"))
+  }
+
+  @Test func aValueMayFollowItsOptionAfterAnEqualsSign() throws {
+    let options = try DemoOptions.parse(["--scenario=NodeEditor", "--fade-ms=300", "--steps=5", "--leak"])
+    #expect(options.scenarios == [.nodeeditor])
+    #expect(options.fadeMilliseconds == 300 && options.steps == 5 && options.leak)
+    #expect(try DemoOptions.parse(["--scenario=settings"]).scenarios == [.settingsmenu])
+  }
+
+  @Test(arguments: [
+    (["--leak=yes"], "--leak takes no value, got '--leak=yes'"),
+    (["--slow="], "--slow takes no value, got '--slow='"),
+    (["--help=me"], "--help takes no value, got '--help=me'"),
+    (["--scenario="], "--scenario needs a value"),
+    (["--fade-ms=abc"], "--fade-ms must be a whole number in 1...60000, got 'abc'"),
+    (["--steps=2", "--steps", "3"], "--steps is given twice; give each option once"),
+    (
+      ["--scenario=seeds"], "unknown scenario 'seeds'; choose touchtracker, nodeeditor, settingsmenu, syncstatus or all"
+    ),
+  ])
+  func badValuesAfterAnEqualsSignSayWhatIsWrong(arguments: [String], expected: String) {
+    #expect(Self.parseError(arguments) == expected)
   }
 
   /// `--help` writes the names as the examples do (NodeEditor); any case is accepted.
@@ -140,6 +191,47 @@ import Testing
           "- the handler of NodeTypeChanged observed (token) at presentation_demo/DemoRun+NodeEditor.swift:"))
     #endif
     #expect(report.contains("RESULT: LEAK. 1 survivor(s), 1 live registration(s)."))
+  }
+
+  /// The real program: a fade is one line when the output is not a terminal (here a pipe), not
+  /// one line per opacity step (before: 36 of the demo's 109 lines).
+  @Test(.timeLimit(.minutes(1)))
+  func eachFadeIsOneLine() throws {
+    let run = try Self.runDemo(["--scenario=nodeeditor", "--fade-ms=20", "--steps=4"])
+    #expect(run.status == 0)
+    let lines = run.output.split(separator: "\n")
+    #expect(!lines.contains { $0.contains("opacity") && !$0.contains("faded out") })
+    let fades = lines.filter { $0.contains("faded out") }.map { String($0) }
+    #expect(
+      fades.sorted()
+        == ["a", "b", "sum"].map { "  widget of '\($0)' faded out in 4 steps (opacity 0.00) and was disposed" })
+  }
+
+  /// The real program with `--leak`: the deleted widget that lives on and the widget still on the
+  /// canvas observe from the same lines; the listing tells them apart by each widget's title.
+  @Test(.timeLimit(.minutes(1)))
+  func theLeakListingNamesEachOwner() throws {
+    let run = try Self.runDemo(["--leak", "--scenario=nodeeditor", "--fade-ms=10", "--steps=2"])
+    #expect(run.status == 1)
+    let lines = run.output.split(separator: "\n").map(String.init)
+    let start = try #require(lines.firstIndex { $0.hasPrefix("  registrations owned by NodeWidget: 4 (expected 2)") })
+    let listed = Array(lines[(start + 1)...].prefix { $0.hasPrefix("    ") && $0.contains(" observed by ") })
+    #expect(listed.count == 4)
+    #expect(Set(listed).count == listed.count, "identical lines: \(listed)")
+    #expect(listed.filter { $0.contains("observed by NodeWidget 'sum (multiply)' at ") }.count == 2)
+    #expect(listed.filter { $0.contains("observed by NodeWidget 'out (output)' at ") }.count == 2)
+  }
+
+  /// The real program: the one rule, with an option that was silently ignored before.
+  @Test(.timeLimit(.minutes(1)))
+  func theProgramExitsWithTwoOnAFadeOptionWhereNothingFades() throws {
+    let run = try Self.runDemo(["--slow", "--scenario=syncstatus"])
+    #expect(run.status == 2)
+    #expect(run.output.isEmpty)
+    #expect(
+      run.errors
+        == "presentation-demo: --slow slows the NodeEditor's fades, but SyncStatus fades no widget; "
+        + "use --slow with --scenario nodeeditor or all; see --help\n")
   }
 
   @Test(.timeLimit(.minutes(1)))

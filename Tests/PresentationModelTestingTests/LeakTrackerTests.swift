@@ -174,7 +174,7 @@ import Testing
   /// let go: up to two seconds.)
   @Test(.timeLimit(.minutes(1)), arguments: ObservedCenter.allCases)
   func aReportInATestCopiesOnlyThatTestsHandlers(on kind: ObservedCenter) async {
-    let shared = kind.makeCenter()
+    let shared = await kind.makeCenter()
     let first = LeakScopeLog()
     let second = LeakScopeLog()
     let (firstCaptured, secondCaptured, outsideCaptured) = (Captured(), Captured(), Captured())
@@ -206,7 +206,7 @@ import Testing
   /// ("Held by the handler of …"), and not another test's handler capturing the same object.
   @Test(.timeLimit(.minutes(1)), arguments: ObservedCenter.allCases)
   func aTestsReportNamesItsOwnObserversOnly(on kind: ObservedCenter) async {
-    let shared = kind.makeCenter()
+    let shared = await kind.makeCenter()
     let captured = Captured()
     let other = LeakScopeLog()
     let otherToken = await LeakScopeLog.withScope(other) { await kind.observe(on: shared, capturing: captured) }
@@ -302,11 +302,15 @@ enum ObservedCenter: CaseIterable, Sendable, CustomTestStringConvertible {
     }
   }
 
-  /// A new center of this kind.
-  fileprivate func makeCenter() -> any Sendable {
+  /// A new center of this kind. The main-actor one is made by a hop to the main actor, never by a
+  /// blocking wait for the main queue: that would hold one of the few cooperative threads (two on
+  /// a 2-core machine) while the main queue may be waiting for them, and under ThreadSanitizer the
+  /// whole run stalled (main-actor tests timed out after 60 s, a global-queue release did not run
+  /// for 10 s).
+  fileprivate func makeCenter() async -> any Sendable {
     switch self {
     case .typed: TypedNotificationCenter()
-    case .mainActor: DispatchQueue.main.sync { MainActor.assumeIsolated { MainActorNotificationCenter() } }
+    case .mainActor: await MainActor.run { MainActorNotificationCenter() }
     case .foundationBridge: FoundationNotificationBridge(NotificationCenter())
     }
   }

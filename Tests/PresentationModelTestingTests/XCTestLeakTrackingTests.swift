@@ -60,7 +60,7 @@ final class XCTestLeakTrackingTests: XCTestCase {
       defer { failures.removeAll() }
       return failures
     }
-    // The naming rule README states: a test that expects a failure is named testFailsOnPurpose…,
+    // The naming rule CONTRIBUTING.md states: a test that expects a failure is named testFailsOnPurpose…,
     // and only such a test, so a reader of the log can tell a deliberate failure by its name.
     let failsOnPurpose = name.contains("testFailsOnPurpose")
     XCTAssertEqual(

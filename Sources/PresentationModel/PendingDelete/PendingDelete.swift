@@ -75,7 +75,7 @@ public final class PendingDelete {
   ///
   /// - Parameters:
   ///   - duration: From the call to the disposal. Zero or negative disposes at once (opacity set to
-  ///     `0` first) and calls the completion before ``fadeOutAndDispose(_:completion:)`` returns.
+  ///     `0` first) and calls the completion before ``fadeOutAndDispose(_:fileID:line:completion:)`` returns.
   ///   - steps: At least 1, and (for a positive `duration`) at most the number of nanoseconds in
   ///     `duration`, so that no step is shorter than a nanosecond. Step `k` of `n` sets the opacity
   ///     to `start × (n − k) / n`, at `k × duration / n` after the fade started.
@@ -160,7 +160,7 @@ public final class PendingDelete {
     fade.start()
   }
 
-  /// Fades `widget` out and disposes it like ``fadeOutAndDispose(_:completion:)``, returning when
+  /// Fades `widget` out and disposes it like ``fadeOutAndDispose(_:fileID:line:completion:)``, returning when
   /// the deletion has ended.
   ///
   /// ```swift

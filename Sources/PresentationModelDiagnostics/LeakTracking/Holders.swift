@@ -10,13 +10,20 @@ package struct Holders: Sendable {
 
   package var isEmpty: Bool { paths.isEmpty && observers.isEmpty }
 
+  package init(paths: [String] = [], observers: [RetainingObserver] = []) {
+    self.paths = paths
+    self.observers = observers
+  }
+
   /// The holders of each of `objects`, by identity: paths from `roots` and from the objects
   /// themselves, the observers recorded in `log` (every live center's when `nil`), and, for those
   /// still unexplained, the heap scan (at most ``UntrackedHolderFinder/maximumSurvivors`` of them).
   ///
   /// Reads the objects' stored properties without synchronisation: call it once the code that
   /// changes them has stopped.
-  static func of(_ objects: [AnyObject], roots: [AnyObject], log: LeakScopeLog?) -> [ObjectIdentifier: Holders] {
+  package static func of(
+    _ objects: [AnyObject], roots: [AnyObject], log: LeakScopeLog?
+  ) -> [ObjectIdentifier: Holders] {
     guard !objects.isEmpty else { return [:] }
     var allRoots = roots
     var seen = Set(roots.map(ObjectIdentifier.init))

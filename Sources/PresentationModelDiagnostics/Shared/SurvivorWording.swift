@@ -61,6 +61,45 @@ package enum SurvivorWording {
       + (widget.reason.hasPrefix("its fade") ? "." : holderLines(widget.holders))
   }
 
+  /// The failure for a leak that `.detectsLeaks(.everyObject)` found, at the test: `Leaked
+  /// MyApp.Listener, made in this test and still alive 1.0 s after it ended, held by:` then one
+  /// holder a line; a cycle names its members (`Leaked a cycle of MyApp.Person and MyApp.Apartment,
+  /// …`), and what the leak holds that the test made follows (`It holds 2 more objects the test
+  /// made: MyApp.Row (×2).`).
+  package static func everyObjectLeak(_ leak: EveryObjectLeak, holders: Holders, waited: Duration) -> String {
+    let names = leak.members.map { TypeName.of($0.type) }
+    let subject =
+      names.count == 1
+      ? names[0] : "a cycle of " + names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    var text =
+      "Leaked \(subject), made in this test and still alive \(waited.roundedSeconds) s after it ended"
+      + (holders.isEmpty ? ". " + noHolderFoundForAnUntrackedObject : holderLines(holders))
+    if !leak.held.isEmpty {
+      let held = counted(leak.held.map { TypeName.of($0.type) })
+      let noun = leak.held.count == 1 ? "object" : "objects"
+      text += "\nIt holds \(leak.held.count) more \(noun) the test made: \(held)."
+    }
+    return text
+  }
+
+  /// What a leak's line says when nothing named its holder.
+  static let noHolderFoundForAnUntrackedObject =
+    "Nothing the report reads holds it (stored properties of the test's other leaked objects and tracked "
+    + "objects, the test's observers, and the heap where the heap scan runs): look for a task, a Dispatch "
+    + "queue, a timer or a global holding a closure that captures it."
+
+  /// `MyApp.Row (×2), MyApp.Cell`: each name once, in first-seen order, with a count for repeats.
+  private static func counted(_ names: [String]) -> String {
+    var order: [String] = []
+    var counts: [String: Int] = [:]
+    for name in names {
+      if counts[name] == nil { order.append(name) }
+      counts[name, default: 0] += 1
+    }
+    return order.map { name in counts[name, default: 1] == 1 ? name : "\(name) (×\(counts[name, default: 1]))" }
+      .joined(separator: ", ")
+  }
+
   /// `Its owner …` from `its owner …`.
   private static func sentence(_ reason: String) -> String {
     reason.prefix(1).uppercased() + reason.dropFirst()

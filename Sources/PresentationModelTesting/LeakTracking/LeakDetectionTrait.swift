@@ -50,6 +50,22 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
     /// a `PendingDelete`: the default. Uses only this package's own bookkeeping, so it works the
     /// same on every platform.
     public static let observersAndWidgets = Level(rank: 1, description: "observersAndWidgets")
+    /// All of the above, and every instance of the test process's own classes that the test
+    /// allocated (in its task and the tasks that inherit its task-locals) and that is still alive
+    /// when it ends: one issue per leak (an object, or a cycle, with what it holds), at the test,
+    /// naming what holds it. Nothing is annotated.
+    ///
+    /// Which classes count: those declared in the modules linked into the test binary (the package
+    /// under test's), never the toolchain's, Foundation's, Testing's, XCTest's or this package's;
+    /// `modules:` narrows it, `ignoring:` leaves types out. An object a global or static refers to
+    /// directly (a lazily made singleton) is not a leak; what it holds that the test made is.
+    /// Objects made by `Task.detached`, Dispatch blocks and threads are not seen (missed, never
+    /// blamed on another test).
+    ///
+    /// It hooks the Swift runtime's allocation entry point, at the first test that asks, on
+    /// runtimes it recognises (Linux x86-64 with a toolchain it was checked against); elsewhere
+    /// the test records one warning naming the reason and checks the other levels.
+    public static let everyObject = Level(rank: 2, description: "everyObject")
 
     public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
   }
@@ -76,6 +92,12 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
   public let timeout: Duration
   /// What the test is expected to leave behind; `nil`: nothing.
   public let expectation: Expectation?
+  /// With ``Level/everyObject``: classes that do not count (each with every specialisation of it,
+  /// when it is generic; its subclasses still count).
+  public let ignoredTypes: [any AnyObject.Type]
+  /// With ``Level/everyObject``: when not empty, only classes declared in these modules count
+  /// (names as in `import`).
+  public let modules: [String]
 
   /// Applied to a suite, the trait applies to each test in it.
   public var isRecursive: Bool { true }
@@ -83,10 +105,12 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
   /// Creates the trait; prefer ``Testing/Trait/detectsLeaks`` or
   /// ``Testing/Trait/detectsLeaks(_:timeout:expecting:)``.
   public init(
-    _ level: Level = .observersAndWidgets, timeout: Duration = LeakTracker.defaultTimeout,
-    expecting expectation: Expectation? = nil
+    _ level: Level = .observersAndWidgets, ignoring ignoredTypes: [any AnyObject.Type] = [], modules: [String] = [],
+    timeout: Duration = LeakTracker.defaultTimeout, expecting expectation: Expectation? = nil
   ) {
     self.level = level
+    self.ignoredTypes = ignoredTypes
+    self.modules = modules
     self.timeout = timeout
     self.expectation = expectation
   }
@@ -110,32 +134,65 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
     }
     let effective = test.traits.last { $0 is LeakDetectionTrait } as? LeakDetectionTrait ?? self
     try await Self.$isInScope.withValue(true) {
-      try await effective.runInScope(function)
+      try await effective.runInScope(of: test, function)
     }
   }
 
   /// Whether the current task already runs in the trait's scope.
   @TaskLocal private static var isInScope = false
 
-  private func runInScope(_ function: @Sendable () async throws -> Void) async throws {
+  private func runInScope(of test: Test, _ function: @Sendable () async throws -> Void) async throws {
     let log = LeakScopeLog()
     let tracker = LeakTracker(log: log)
+    let everyObject = Self.openEveryObjectScope(
+      level, ignoring: ignoredTypes, modules: modules, at: test.sourceLocation)
     let bodyError: (any Error)?
     do {
       // Registrations made in the test whose handler captures its own owner fail the test at their
       // `observe` line at once, even if the center (and so the owner) is gone by the end.
       try await RegistrationDiagnostics.$reporter.withValue(FailureReporter.fail) {
         try await LeakScopeLog.withScope(log) {
-          try await LeakScope.$tracker.withValue(tracker) { try await function() }
+          try await LeakScope.$tracker.withValue(tracker) {
+            if let everyObject {
+              try await everyObject.withTracking { try await function() }
+            } else {
+              try await function()
+            }
+          }
         }
       }
       bodyError = nil
     } catch {
       bodyError = error
     }
-    let findings = await LeakFindings.collect(tracker: tracker, log: log, level: level, timeout: timeout)
+    let findings = await LeakFindings.collect(
+      tracker: tracker, log: log, everyObject: everyObject, level: level, timeout: timeout, test: test.sourceLocation)
     findings.record(expecting: expectation)
     if let bodyError { throw bodyError }
+  }
+
+  /// The every-object scope of a test at ``Level/everyObject``; `nil` below it, or, with a warning
+  /// at the test naming the reason, where the runtime cannot be hooked safely.
+  static func openEveryObjectScope(
+    _ level: Level, ignoring ignoredTypes: [any AnyObject.Type], modules: [String], at location: SourceLocation
+  ) -> EveryObjectScope? {
+    guard level >= .everyObject else {
+      if !ignoredTypes.isEmpty || !modules.isEmpty {
+        FailureReporter.fail(
+          "detectsLeaks(.\(level), ignoring:, modules:): ignoring: and modules: choose the classes that "
+            + ".everyObject counts, and this level is .\(level). Use .everyObject, or leave them out.",
+          at: location)
+      }
+      return nil
+    }
+    do {
+      return try EveryObjectScope(EveryObjectOptions(modules: modules, ignoring: ignoredTypes))
+    } catch {
+      FailureReporter.warn(
+        "detectsLeaks(.everyObject) cannot track every object here, so this test checks its tracked objects, "
+          + "observers and widgets only: \(error.reason)", at: location)
+      return nil
+    }
   }
 }
 
@@ -150,6 +207,20 @@ extension Trait where Self == LeakDetectionTrait {
 
   /// Checks what `level` says when the test ends, waiting up to `timeout`; with `expecting`, the
   /// leaks it names are expected (known issues) and the test fails if they are not found.
+  /// `.detectsLeaks(.everyObject)` finds every object the test made and left alive, with nothing
+  /// annotated:
+  ///
+  /// ```swift
+  /// import PresentationModelTesting
+  /// import Testing
+  ///
+  /// final class Thumbnail {}
+  ///
+  /// @Test(.detectsLeaks(.everyObject, ignoring: [Thumbnail.self]))
+  /// func galleryReleasesEverything() {
+  ///   _ = Thumbnail()
+  /// }
+  /// ```
   ///
   /// ```swift
   /// import PresentationModelTesting
@@ -166,10 +237,18 @@ extension Trait where Self == LeakDetectionTrait {
   ///   session.onEnd = { print(session) }  // the cycle this test documents
   /// }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - level: What is checked; each level checks what the ones before it do.
+  ///   - ignoredTypes: With `.everyObject`, classes that do not count.
+  ///   - modules: With `.everyObject`, when not empty, only classes declared in these modules count.
+  ///   - timeout: How long what the test made may take to go after its body ends.
+  ///   - expectation: What the test is expected to leave behind.
   public static func detectsLeaks(
-    _ level: LeakDetectionTrait.Level = .observersAndWidgets, timeout: Duration = LeakTracker.defaultTimeout,
+    _ level: LeakDetectionTrait.Level = .observersAndWidgets, ignoring ignoredTypes: [any AnyObject.Type] = [],
+    modules: [String] = [], timeout: Duration = LeakTracker.defaultTimeout,
     expecting expectation: LeakDetectionTrait.Expectation? = nil
   ) -> Self {
-    LeakDetectionTrait(level, timeout: timeout, expecting: expectation)
+    LeakDetectionTrait(level, ignoring: ignoredTypes, modules: modules, timeout: timeout, expecting: expectation)
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PresentationModel
 import Testing
 import XCTest
@@ -12,6 +13,27 @@ enum FailureReporter {
     fail(
       finding.message,
       at: CallSite(fileID: finding.fileID, filePath: finding.fileID, line: finding.line, column: 1))
+  }
+
+  /// Records a warning in the running Swift Testing test (Swift 6.3 and later: an issue of warning
+  /// severity, which does not fail it); elsewhere, and before 6.3, prints it to standard error.
+  static func warn(_ message: String, at location: SourceLocation) {
+    #if compiler(>=6.3)
+      if Test.current != nil {
+        Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: location)
+        return
+      }
+    #endif
+    FileHandle.standardError.write(Data("\(location): warning: \(message)\n".utf8))
+  }
+
+  /// Reports a problem at `location` in the running Swift Testing test; in XCTest, at no line.
+  static func fail(_ message: String, at location: SourceLocation) {
+    if Test.current != nil {
+      Issue.record(Comment(rawValue: message), sourceLocation: location)
+    } else {
+      XCTFail("\(location): \(message)")
+    }
   }
 
   static func fail(_ message: String, at site: CallSite) {
