@@ -9,10 +9,7 @@ import Testing
 /// is missed, and never blamed on another test. Each test leaks such an object into a global on
 /// purpose inside the trait's scope, expects no issue, and shows that the object did outlive the
 /// check.
-///
-/// Run only once `.everyObject` is on: under the stand-in nothing checks untracked objects, so
-/// these would show nothing.
-@Suite(.enabled(if: !Corpus.usesStandIn, "needs .everyObject")) struct BlindSpotCases {
+@Suite struct BlindSpotCases {
   typealias Leak = Corpus.Leak
 
   final class Upload {

@@ -161,13 +161,10 @@ enum BugReports {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func tapBlockCapturingTheTapWeakly() async {
-    await Corpus.twin {
-      let tap = BugReports.BaseTap()
-      tap.start(weakly: true)
-      tap.node.tapBlock?([0.5])
-      return [tap]
-    }
+  @Test(.detectsLeaks(.everyObject)) func tapBlockCapturingTheTapWeakly() async {
+    let tap = BugReports.BaseTap()
+    tap.start(weakly: true)
+    tap.node.tapBlock?([0.5])
   }
 
   @Test("Fails on purpose: a strong listener on the masked text field delegate")
@@ -184,18 +181,15 @@ enum BugReports {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func weakListenerOnTheMaskedDelegate() async {
-    await Corpus.twin {
-      let controller = BugReports.FixedPhoneNumberViewController()
-      controller.viewDidLoad()
-      return [controller]
-    }
+  @Test(.detectsLeaks(.everyObject)) func weakListenerOnTheMaskedDelegate() async {
+    let controller = BugReports.FixedPhoneNumberViewController()
+    controller.viewDidLoad()
   }
 
   @Test("Fails on purpose: a global factory keeps the navigation controller")
   func globalFactoryKeepsTheNavigationController() async throws {
     try await Corpus.expectLeak([
-      .object(BugReports.NavigationController.self, heldBy: "BugReports.whisperFactory"),
+      .object(BugReports.NavigationController.self, heldBy: "BugReports.whisperFactory", gap: Gap.holdersBranch),
       .also(BugReports.ScreenController.self, heldBy: "NavigationController.viewControllers[0]"),
     ]) {
       let navigation = BugReports.NavigationController()
@@ -205,13 +199,10 @@ enum BugReports {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func globalFactoryKeepsTheNavigationControllerWeakly() async {
-    await Corpus.twin {
-      let navigation = BugReports.NavigationController()
-      navigation.viewControllers = [BugReports.ScreenController(title: "Inbox")]
-      BugReports.whisperFactory.show(in: navigation, keepingItStrongly: false)
-      return [navigation]
-    }
+  @Test(.detectsLeaks(.everyObject)) func globalFactoryKeepsTheNavigationControllerWeakly() async {
+    let navigation = BugReports.NavigationController()
+    navigation.viewControllers = [BugReports.ScreenController(title: "Inbox")]
+    BugReports.whisperFactory.show(in: navigation, keepingItStrongly: false)
   }
 
   @Test("Fails on purpose: a manager the controller keeps holds the controller")
@@ -229,12 +220,9 @@ enum BugReports {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func managerHoldsItsControllerUnowned() async {
-    await Corpus.twin {
-      let controller = BugReports.FeedViewController()
-      controller.viewDidLoad(fixed: true)
-      return [controller]
-    }
+  @Test(.detectsLeaks(.everyObject)) func managerHoldsItsControllerUnowned() async {
+    let controller = BugReports.FeedViewController()
+    controller.viewDidLoad(fixed: true)
   }
 
   @Test("Fails on purpose: three elements in a ring")
@@ -252,14 +240,11 @@ enum BugReports {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func threeElementsInAWeakRing() async {
-    await Corpus.twin {
-      let (a, b, c) = (BugReports.Element(), BugReports.Element(), BugReports.Element())
-      a.next = b
-      b.next = c
-      c.weakNext = a
-      return [a, b, c]
-    }
+  @Test(.detectsLeaks(.everyObject)) func threeElementsInAWeakRing() async {
+    let (a, b, c) = (BugReports.Element(), BugReports.Element(), BugReports.Element())
+    a.next = b
+    b.next = c
+    c.weakNext = a
   }
 
   @Test("Fails on purpose: a freed candidate leaves the cycle it pointed into")
@@ -280,14 +265,11 @@ enum BugReports {
     #expect(candidate.object == nil, "The candidate itself was freed: tracking it would have found nothing")
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func candidatePointingIntoAWeakPair() async {
-    await Corpus.twin {
-      let candidate = BugReports.Candidate()
-      let (first, second) = (BugReports.Element(), BugReports.Element())
-      first.next = second
-      second.weakNext = first
-      candidate.first = first
-      return [first, second]
-    }
+  @Test(.detectsLeaks(.everyObject)) func candidatePointingIntoAWeakPair() async {
+    let candidate = BugReports.Candidate()
+    let (first, second) = (BugReports.Element(), BugReports.Element())
+    first.next = second
+    second.weakNext = first
+    candidate.first = first
   }
 }

@@ -150,7 +150,7 @@ enum Centers {
   func typedCenterHandlerUsesItsObserver() async throws {
     try await Corpus.expectLeak([
       .object(Centers.SyncBadge.self, heldBy: "the handler of SyncFinished observed (token)"),
-      .observer("SyncFinished observed (token)", heldBy: "SyncBadge.observers"),
+      .observer("SyncFinished observed (token)", heldBy: "SyncBadge.observers", gap: Gap.mutexValue),
     ]) {
       let badge = Centers.SyncBadge()
       badge.startObserving(weakly: false)
@@ -159,13 +159,10 @@ enum Centers {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func typedCenterHandlerCapturesItsObserverWeakly() async {
-    await Corpus.twin {
-      let badge = Centers.SyncBadge()
-      badge.startObserving(weakly: true)
-      Centers.App.events.post(Centers.SyncFinished(pending: 2))
-      return [badge]
-    }
+  @Test(.detectsLeaks(.everyObject)) func typedCenterHandlerCapturesItsObserverWeakly() async {
+    let badge = Centers.SyncBadge()
+    badge.startObserving(weakly: true)
+    Centers.App.events.post(Centers.SyncFinished(pending: 2))
   }
 
   @Test("Fails on purpose: an owner-bound handler on the main-actor center uses self")
@@ -173,7 +170,7 @@ enum Centers {
     try await Corpus.expectLeak(
       [
         .handlerCapturingItsOwner(Centers.ThemedScreen.self),
-        .object(Centers.ThemedScreen.self, heldBy: "the handler of ThemeChanged observed by ThemedScreen"),
+        .also(Centers.ThemedScreen.self, heldBy: "the handler of ThemeChanged observed by ThemedScreen"),
         .observer("ThemeChanged observed by ThemedScreen", heldBy: "the handler of"),
       ],
       onMainActor: {
@@ -184,20 +181,17 @@ enum Centers {
       })
   }
 
-  @Test(.detectsLeaks(Corpus.level)) @MainActor func mainActorOwnerBoundHandlerUsesItsOwner() async {
-    await Corpus.twinOnMainActor {
-      let screen = Centers.ThemedScreen()
-      screen.viewDidLoad(usingOwner: true)
-      Centers.App.ui.post(Centers.ThemeChanged(isDark: true))
-      return [screen]
-    }
+  @Test(.detectsLeaks(.everyObject)) @MainActor func mainActorOwnerBoundHandlerUsesItsOwner() async {
+    let screen = Centers.ThemedScreen()
+    screen.viewDidLoad(usingOwner: true)
+    Centers.App.ui.post(Centers.ThemeChanged(isDark: true))
   }
 
   @Test("Fails on purpose: a bridge handler over the default center uses its observer")
   func bridgeHandlerUsesItsObserver() async throws {
     try await Corpus.expectLeak([
       .object(Centers.ConnectionMonitor.self, heldBy: "the handler of ReachabilityChanged observed (token)"),
-      .observer("ReachabilityChanged observed (token)", heldBy: "ConnectionMonitor.observers"),
+      .observer("ReachabilityChanged observed (token)", heldBy: "ConnectionMonitor.observers", gap: Gap.mutexValue),
     ]) {
       let monitor = Centers.ConnectionMonitor()
       monitor.start(weakly: false)
@@ -205,39 +199,35 @@ enum Centers {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func bridgeHandlerCapturesItsObserverWeakly() async {
-    await Corpus.twin {
-      let monitor = Centers.ConnectionMonitor()
-      monitor.start(weakly: true)
-      return [monitor]
-    }
+  @Test(.detectsLeaks(.everyObject)) func bridgeHandlerCapturesItsObserverWeakly() async {
+    let monitor = Centers.ConnectionMonitor()
+    monitor.start(weakly: true)
   }
 
   @Test("Fails on purpose: a task started in init iterates the typed center's notifications")
   func taskIteratingTypedNotifications() async throws {
     try await Corpus.expectLeak([
-      .object(Centers.SyncModel.self, heldBy: "Task: …SyncModel.init(weakly:)"),
-      .observer("SyncFinished observed (token)", heldBy: "Task"),
+      .object(Centers.SyncModel.self, heldBy: "Task: …SyncModel.init(weakly:)", gap: Gap.holdersBranch),
+      .observer("SyncFinished observed (token)", heldBy: "Task", gap: Gap.holdersBranch),
     ]) {
       let model = Centers.SyncModel(weakly: false)
       return Leak(model) { [weak model] in model?.cancel() }
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func taskIteratingTypedNotificationsCapturesWeakly() async {
-    await Corpus.twin {
-      let model = Centers.SyncModel(weakly: true)
-      model.cancel()
-      return [model]
-    }
+  @Test(.detectsLeaks(.everyObject)) func taskIteratingTypedNotificationsCapturesWeakly() async {
+    let model = Centers.SyncModel(weakly: true)
+    model.cancel()
   }
 
   @Test("Fails on purpose: a view model's task iterates the main-actor center's notifications")
   func taskIteratingMainActorNotifications() async throws {
     try await Corpus.expectLeak(
       [
-        .object(Centers.AppearanceViewModel.self, heldBy: "Task: …AppearanceViewModel.listen(weakly:)"),
-        .observer("ThemeChanged observed (token)", heldBy: "Task"),
+        .object(
+          Centers.AppearanceViewModel.self, heldBy: "Task: …AppearanceViewModel.listen(weakly:)", gap: Gap.holdersBranch
+        ),
+        .observer("ThemeChanged observed (token)", heldBy: "Task", gap: Gap.holdersBranch),
       ],
       onMainActor: {
         let viewModel = Centers.AppearanceViewModel()
@@ -246,12 +236,9 @@ enum Centers {
       })
   }
 
-  @Test(.detectsLeaks(Corpus.level)) @MainActor func taskIteratingMainActorNotificationsCapturesWeakly() async {
-    await Corpus.twinOnMainActor {
-      let viewModel = Centers.AppearanceViewModel()
-      viewModel.listen(weakly: true)
-      viewModel.stopListening()
-      return [viewModel]
-    }
+  @Test(.detectsLeaks(.everyObject)) @MainActor func taskIteratingMainActorNotificationsCapturesWeakly() async {
+    let viewModel = Centers.AppearanceViewModel()
+    viewModel.listen(weakly: true)
+    viewModel.stopListening()
   }
 }

@@ -183,12 +183,9 @@ enum Closures {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func aClosureCallingTheMethodWeakly() async {
-    await Corpus.twin {
-      let controller = Closures.ViewController(weakly: true)
-      controller.customView.onButtonPressed?()
-      return [controller]
-    }
+  @Test(.detectsLeaks(.everyObject)) func aClosureCallingTheMethodWeakly() async {
+    let controller = Closures.ViewController(weakly: true)
+    controller.customView.onButtonPressed?()
   }
 
   @Test("Fails on purpose: a subview's onTap closure using the controller")
@@ -206,13 +203,10 @@ enum Closures {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func onTapCapturingTheControllerWeakly() async {
-    await Corpus.twin {
-      let controller = Closures.TapCounterController()
-      controller.viewDidLoad(weakly: true)
-      controller.customView.onTap?()
-      return [controller]
-    }
+  @Test(.detectsLeaks(.everyObject)) func onTapCapturingTheControllerWeakly() async {
+    let controller = Closures.TapCounterController()
+    controller.viewDidLoad(weakly: true)
+    controller.customView.onTap?()
   }
 
   @Test("Fails on purpose: a closure property of the object it uses")
@@ -226,12 +220,9 @@ enum Closures {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func closurePropertyCapturingItsObjectWeakly() async {
-    await Corpus.twin {
-      let model = Closures.CategoriesModel()
-      model.update(weakly: true)
-      return [model]
-    }
+  @Test(.detectsLeaks(.everyObject)) func closurePropertyCapturingItsObjectWeakly() async {
+    let model = Closures.CategoriesModel()
+    model.update(weakly: true)
   }
 
   @Test("Fails on purpose: a completion kept by the client's own service")
@@ -246,12 +237,9 @@ enum Closures {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func completionCapturingTheClientWeakly() async {
-    await Corpus.twin {
-      let client = Closures.Client()
-      client.firstAction(weakly: true)
-      return [client]
-    }
+  @Test(.detectsLeaks(.everyObject)) func completionCapturingTheClientWeakly() async {
+    let client = Closures.Client()
+    client.firstAction(weakly: true)
   }
 
   @Test("Fails on purpose: an observation closure kept in a dictionary by UUID")
@@ -267,20 +255,18 @@ enum Closures {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func observationClosureCapturingWeakly() async {
-    await Corpus.twin {
-      let controller = Closures.NowPlayingViewController()
-      controller.viewDidLoad(weakly: true)
-      controller.player.play()
-      return [controller]
-    }
+  @Test(.detectsLeaks(.everyObject)) func observationClosureCapturingWeakly() async {
+    let controller = Closures.NowPlayingViewController()
+    controller.viewDidLoad(weakly: true)
+    controller.player.play()
   }
 
   @Test("Fails on purpose: a recursive closure kept in the var it calls")
   func recursiveClosureInAVar() async throws {
     try await Corpus.expectLeak([
-      .object(Closures.FileInfo.self, heldBy: "a closure kept in a var that it captures itself"),
-      .also(Closures.FileInfo.self, heldBy: "a closure kept in a var that it captures itself"),
+      .object(
+        Closures.FileInfo.self, heldBy: "a closure kept in a var that it captures itself", gap: Gap.holdersBranch),
+      .also(Closures.FileInfo.self, heldBy: "a closure kept in a var that it captures itself", gap: Gap.holdersBranch),
     ]) {
       let movies = Closures.FileGroup.movies()
       _ = movies.flatten()
@@ -292,12 +278,9 @@ enum Closures {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func recursionThroughANestedFunction() async {
-    await Corpus.twin {
-      let movies = Closures.FileGroup.movies()
-      _ = movies.flattenWithANestedFunction()
-      return movies.groups[0].contents
-    }
+  @Test(.detectsLeaks(.everyObject)) func recursionThroughANestedFunction() async {
+    let movies = Closures.FileGroup.movies()
+    _ = movies.flattenWithANestedFunction()
   }
 }
 

@@ -245,7 +245,9 @@ enum Concurrency {
   func taskIteratingASequenceUsesSelf() async throws {
     try await Corpus.expectLeak(
       [
-        .object(Concurrency.UserListViewController.self, heldBy: "Task: …UserListViewController.startObservingUsers()"),
+        .object(
+          Concurrency.UserListViewController.self, heldBy: "Task: …UserListViewController.startObservingUsers()",
+          gap: Gap.holdersBranch),
         .also(Concurrency.UserList.self, heldBy: "UserListViewController.userList"),
       ],
       onMainActor: {
@@ -256,37 +258,33 @@ enum Concurrency {
       })
   }
 
-  @Test(.detectsLeaks(Corpus.level)) @MainActor func taskIteratingASequenceCapturesSelfWeakly() async {
-    await Corpus.twinOnMainActor {
-      let controller = Concurrency.UserListViewController()
-      controller.startObservingUsersWeakly()
-      controller.userList.update(["Ada"])
-      controller.stopObservingUsers()
-      return [controller]
-    }
+  @Test(.detectsLeaks(.everyObject)) @MainActor func taskIteratingASequenceCapturesSelfWeakly() async {
+    let controller = Concurrency.UserListViewController()
+    controller.startObservingUsersWeakly()
+    controller.userList.update(["Ada"])
+    controller.stopObservingUsers()
   }
 
   @Test("Fails on purpose: an actor's polling task uses the actor")
   func pollingTaskUsesItsActor() async throws {
-    try await Corpus.expectLeak([.object(Concurrency.FeedPoller.self, heldBy: "Task: …FeedPoller.start()")]) {
+    try await Corpus.expectLeak([
+      .object(Concurrency.FeedPoller.self, heldBy: "Task: …FeedPoller.start()", gap: Gap.holdersBranch)
+    ]) {
       let poller = Concurrency.FeedPoller()
       await poller.start()
       return Leak(poller) { [weak poller] in await poller?.stop() }
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func pollingTaskReachesItsActorWeakly() async {
-    await Corpus.twin {
-      let poller = Concurrency.FeedPoller()
-      await poller.startWeakly()
-      return [poller]
-    }
+  @Test(.detectsLeaks(.everyObject)) func pollingTaskReachesItsActorWeakly() async {
+    let poller = Concurrency.FeedPoller()
+    await poller.startWeakly()
   }
 
   @Test("Fails on purpose: an AsyncStream's onTermination uses the worker its task feeds")
   func asyncStreamOnTerminationUsesTheWorker() async throws {
     try await Corpus.expectLeak(
-      [.object(Concurrency.StepWorker.self, heldBy: "Task: …getSteps(weakly:)")],
+      [.object(Concurrency.StepWorker.self, heldBy: "Task: …getSteps(weakly:)", gap: Gap.asyncStreamStorage)],
       onMainActor: {
         let screen = Concurrency.StepsScreen()
         screen.viewDidLoad(weakWorker: false)
@@ -295,19 +293,16 @@ enum Concurrency {
       })
   }
 
-  @Test(.detectsLeaks(Corpus.level)) @MainActor func asyncStreamOnTerminationCapturesTheWorkerWeakly() async {
-    await Corpus.twinOnMainActor {
-      let screen = Concurrency.StepsScreen()
-      screen.viewDidLoad(weakWorker: true)
-      return [screen.worker]
-    }
+  @Test(.detectsLeaks(.everyObject)) @MainActor func asyncStreamOnTerminationCapturesTheWorkerWeakly() async {
+    let screen = Concurrency.StepsScreen()
+    screen.viewDidLoad(weakWorker: true)
   }
 
   @Test("Fails on purpose: a task suspended on a continuation nobody resumes")
   func taskSuspendedOnAContinuation() async throws {
     try await Corpus.expectLeak(
       [
-        .object(Concurrency.ProfileScreen.self, heldBy: "Task: …ProfileScreen.load()"),
+        .object(Concurrency.ProfileScreen.self, heldBy: "Task: …ProfileScreen.load()", gap: Gap.holdersBranch),
         .also(Concurrency.Session.self, heldBy: "ProfileScreen.session"),
       ],
       onMainActor: {
@@ -319,13 +314,11 @@ enum Concurrency {
       })
   }
 
-  @Test(.detectsLeaks(Corpus.level)) @MainActor func taskSuspendedOnAContinuationCapturesTheScreenWeakly() async {
-    let session = await Corpus.twinOnMainActorReturning {
-      let screen = Concurrency.ProfileScreen()
-      screen.loadWeakly()
-      await Task.yield()
-      return ([screen], screen.session)
-    }
+  @Test(.detectsLeaks(.everyObject)) @MainActor func taskSuspendedOnAContinuationCapturesTheScreenWeakly() async {
+    let screen = Concurrency.ProfileScreen()
+    screen.loadWeakly()
+    await Task.yield()
+    let session = screen.session
     session.signIn()
   }
 
@@ -333,7 +326,8 @@ enum Concurrency {
   func observationOnChangeUsesItsController() async throws {
     try await Corpus.expectLeak(
       [
-        .object(Concurrency.CounterController.self, heldBy: "Counter._$observationRegistrar"),
+        .object(
+          Concurrency.CounterController.self, heldBy: "Counter._$observationRegistrar", gap: Gap.observationRegistrar),
         .also(Concurrency.Counter.self, heldBy: "CounterController.counter"),
       ],
       onMainActor: {
@@ -346,12 +340,9 @@ enum Concurrency {
       })
   }
 
-  @Test(.detectsLeaks(Corpus.level)) @MainActor func observationOnChangeCapturesTheControllerWeakly() async {
-    await Corpus.twinOnMainActor {
-      let controller = Concurrency.CounterController()
-      controller.renderWeakly()
-      return [controller]
-    }
+  @Test(.detectsLeaks(.everyObject)) @MainActor func observationOnChangeCapturesTheControllerWeakly() async {
+    let controller = Concurrency.CounterController()
+    controller.renderWeakly()
   }
 
   @Test("Fails on purpose: two actors that traded hold each other")
@@ -367,13 +358,10 @@ enum Concurrency {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func actorsRememberingEachOtherWeakly() async {
-    await Corpus.twin {
-      let checking = Concurrency.FixedBankAccount(accountNumber: 1, initialDeposit: 100)
-      let savings = Concurrency.FixedBankAccount(accountNumber: 2, initialDeposit: 0)
-      await checking.transfer(amount: 25, to: savings)
-      return [checking, savings]
-    }
+  @Test(.detectsLeaks(.everyObject)) func actorsRememberingEachOtherWeakly() async {
+    let checking = Concurrency.FixedBankAccount(accountNumber: 1, initialDeposit: 100)
+    let savings = Concurrency.FixedBankAccount(accountNumber: 2, initialDeposit: 0)
+    await checking.transfer(amount: 25, to: savings)
   }
 
   @Test("Fails on purpose: an actor keeps a closure that uses the actor")
@@ -388,12 +376,9 @@ enum Concurrency {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func actorKeepsAClosureUsingItselfWeakly() async {
-    await Corpus.twin {
-      let renderer = Concurrency.ThumbnailRenderer()
-      await renderer.configureWeakly()
-      await renderer.finish()
-      return [renderer]
-    }
+  @Test(.detectsLeaks(.everyObject)) func actorKeepsAClosureUsingItselfWeakly() async {
+    let renderer = Concurrency.ThumbnailRenderer()
+    await renderer.configureWeakly()
+    await renderer.finish()
   }
 }

@@ -3,28 +3,17 @@ import PresentationModelTesting
 import Synchronization
 import Testing
 
-/// How the corpus runs: each leak is a scenario written as an app writes it, with no
-/// `trackForLeaks` call, run inside the leak trait's scope under `withKnownIssue`, and expected to
-/// fail naming its leaked type and the line of what holds it; each twin is the same code, fixed,
-/// under the real trait, and must pass. Nothing here is `.serialized`: the cases run in parallel.
+/// How the corpus runs: each leak is a scenario written as an app writes it, with nothing
+/// annotated, run inside the leak trait's scope at `.everyObject` under `withKnownIssue`, and
+/// expected to fail naming its leaked type and the line of what holds it; each twin is the same
+/// code, fixed, under the real trait, `@Test(.detectsLeaks(.everyObject))`, and must pass. Nothing
+/// here is `.serialized`: the cases run in parallel.
 ///
 /// A scenario returns a ``Leak``: the objects it expects to outlive it (its subjects) and how to
 /// undo the leak afterwards (so the process ends clean, under LeakSanitizer too). The harness holds
 /// them weakly and, once the check is over, undoes the leak and checks that the subjects went: so
 /// each leak is shown to be exactly the holder the case names.
 enum Corpus {
-  /// The level every case runs at: the one switch.
-  ///
-  /// STAND-IN, while `.everyObject` is not on main: `.observersAndWidgets`, and the harness calls
-  /// `trackForLeaks` on each subject a scenario returns (see ``usesStandIn``), so a leak is caught
-  /// only through its subjects, and a holder line is checked only once `.everyObject` runs (the walk
-  /// on main starts from tracked objects only). Turning the corpus over to the real thing is this one
-  /// line: `.everyObject`.
-  static let level: LeakDetectionTrait.Level = .observersAndWidgets
-
-  /// Whether the stand-in runs: subjects are tracked by hand, holder lines are not required.
-  static var usesStandIn: Bool { level == .observersAndWidgets }
-
   /// How long a leaking run waits before it reports: the objects of a leak never go.
   static let leakTimeout: Duration = .milliseconds(100)
 
@@ -56,62 +45,76 @@ enum Corpus {
     static func permanent(_ subjects: AnyObject...) -> Leak { Leak(subjects: subjects) }
   }
 
-  /// One issue a leaking case expects: its heading (`Leaked EveryObjectCorpusTests.SwiftBook.Person:`)
+  /// One issue a leaking case expects: its heading (`Leaked EveryObjectCorpusTests.SwiftBook.Person`)
   /// and a fragment of one of its holder lines (`- Apartment.tenant`): `A|B` accepts either, `A…B`
   /// A then B further on the line (a closure's name after the holder's kind).
   struct Expected: Sendable, CustomStringConvertible {
     let heading: String
+    /// For a registration left live: a fragment of its registration line.
+    var registration: String?
     let holder: String
     /// Whether the case fails unless this issue is recorded. A cycle's other members are not
-    /// required: `.everyObject` may report a cycle once.
+    /// required: `.everyObject` reports a cycle once.
     let isRequired: Bool
+    /// A GAP of the report, documented: why it names no holder for this leak today. The issue is
+    /// then accepted with no holder line at all (any other holder line fails the case), and the
+    /// case fails once the report does name `holder`, so that the mark goes with the gap.
+    var gap: String?
 
-    var description: String { "\(heading) … - …\(holder)…" }
+    var description: String {
+      [heading, registration.map { "(\($0))" }, "- …\(holder)…"].compactMap(\.self).joined(separator: " ")
+    }
 
-    /// A leaked object of `type`, one of whose holder lines contains `holder`.
-    static func object(_ type: any AnyObject.Type, heldBy holder: String) -> Expected {
-      Expected(heading: "Leaked \(String(reflecting: type)): still alive", holder: holder, isRequired: true)
+    /// A leaked object of `type`, one of whose holder lines matches `holder`; with `gap`, a
+    /// documented gap: the report names none today.
+    static func object(_ type: any AnyObject.Type, heldBy holder: String, gap: String? = nil) -> Expected {
+      Expected(heading: "Leaked \(String(reflecting: type))", holder: holder, isRequired: true, gap: gap)
     }
 
     /// Another member of the leak (a cycle's other object, an object the leaked one holds): its
     /// issue is accepted when it names `holder`, and not required.
-    static func also(_ type: any AnyObject.Type, heldBy holder: String) -> Expected {
-      Expected(heading: "Leaked \(String(reflecting: type)): still alive", holder: holder, isRequired: false)
+    static func also(_ type: any AnyObject.Type, heldBy holder: String, gap: String? = nil) -> Expected {
+      Expected(heading: "Leaked \(String(reflecting: type))", holder: holder, isRequired: false, gap: gap)
     }
 
     /// A registration left live on one of the package's centers (`Observer still registered …`),
-    /// whose registration line contains `registration` and one of whose holder lines contains
+    /// whose registration line contains `registration` and one of whose holder lines matches
     /// `holder`.
-    static func observer(_ registration: String, heldBy holder: String) -> Expected {
-      Expected(heading: "Observer still registered", holder: registration + "\u{0}" + holder, isRequired: true)
+    static func observer(_ registration: String, heldBy holder: String, gap: String? = nil) -> Expected {
+      Expected(
+        heading: "Observer still registered", registration: registration, holder: holder, isRequired: true, gap: gap)
     }
 
     /// A leaked object of `type` that nothing refers to (an unbalanced retain): the report must say
     /// that no holder was found, and name none.
     static func objectWithNoHolder(_ type: any AnyObject.Type) -> Expected {
-      Expected(
-        heading: "Leaked \(String(reflecting: type)): still alive", holder: Expected.noHolder, isRequired: true)
+      Expected(heading: "Leaked \(String(reflecting: type))", holder: "", isRequired: true)
     }
-
-    /// The holder of ``objectWithNoHolder(_:)``.
-    static let noHolder = "\u{1}no holder"
 
     /// The issue a center records at once when an owner-bound handler captures its own owner.
     static func handlerCapturingItsOwner(_ ownerType: any AnyObject.Type) -> Expected {
       Expected(heading: "captures its owner, a \(String(describing: ownerType))", holder: "", isRequired: true)
     }
 
-    /// Whether `message` is this issue; with `checkingHolder`, its holder line too.
-    func matches(_ message: String, checkingHolder: Bool) -> Bool {
-      guard Expected.headline(of: message, matches: heading) else { return false }
-      var holder = Substring(self.holder)
-      if let separator = holder.firstIndex(of: "\u{0}") {
-        guard message.contains(holder[..<separator]) else { return false }
-        holder = holder[holder.index(after: separator)...]
-      }
-      guard checkingHolder, !holder.isEmpty else { return true }
-      if holder == Expected.noHolder { return Corpus.holderLines(of: message).isEmpty }
-      return Corpus.holderLines(of: message).contains { Expected.line($0, matches: holder) }
+    /// How an issue's message meets this expectation.
+    enum Match {
+      /// Not this issue, or this issue naming another holder.
+      case no
+      /// This issue, naming the expected holder (or, for a registration check, none needed).
+      case named
+      /// This issue with no holder line, as its documented gap says.
+      case gapStands
+    }
+
+    /// Whether `message` is this issue, with its holder line.
+    func match(_ message: String) -> Match {
+      guard Expected.headline(of: message, matches: heading) else { return .no }
+      if let registration, !message.contains(registration) { return .no }
+      let lines = Corpus.holderLines(of: message)
+      guard heading.hasPrefix("Leaked ") || registration != nil else { return .named }  // a registration check
+      if holder.isEmpty { return lines.isEmpty ? .named : .no }  // nothing holds it: the report names nothing
+      if lines.contains(where: { Expected.line($0, matches: Substring(holder)) }) { return .named }
+      return gap != nil && lines.isEmpty ? .gapStands : .no
     }
 
     /// Whether `message` is this issue: for a leaked object, its first line names the type, alone
@@ -172,34 +175,41 @@ enum Corpus {
   ) async throws {
     let test = try #require(Test.current, sourceLocation: sourceLocation)
     let left = Mutex<Left?>(nil)
-    let matched = Mutex<Set<Int>>([])
+    let matched = Mutex<[Int: Expected.Match]>([:])
     let messages = Mutex<[String]>([])
     try await withKnownIssue {
-      try await LeakDetectionTrait(level, timeout: leakTimeout).provideScope(
+      try await LeakDetectionTrait(.everyObject, timeout: leakTimeout).provideScope(
         for: test, testCase: Test.Case.current
       ) {
         let leak = try await scenario()
-        standIn(track: leak.subjects)
         let kept = Left(subjects: leak.subjects.map { WeakSubject(object: $0) }, undo: leak.undo)
         left.withLock { $0 = kept }
       }
     } matching: { issue in
       let message = issue.comments.map(\.rawValue).joined(separator: "\n")
       messages.withLock { $0.append(message) }
-      guard let index = expected.firstIndex(where: { $0.matches(message, checkingHolder: !usesStandIn) }) else {
-        return false
+      let matches = expected.map { $0.match(message) }
+      guard let index = matches.firstIndex(where: { $0 != .no }) else { return false }
+      matched.withLock { found in
+        // A gap that stands in one issue and is closed in another (two members of a leak) counts
+        // as closed.
+        if found[index] != .named { found[index] = matches[index] }
       }
-      matched.withLock { _ = $0.insert(index) }
       return true
     }
     let found = matched.withLock { $0 }
     let reported = messages.withLock { $0 }
-    for (index, expectation) in expected.enumerated() where expectation.isRequired && !found.contains(index) {
-      Issue.record(
-        "Expected the issue \(expectation); the check reported:\n\(reported.joined(separator: "\n---\n"))",
-        sourceLocation: sourceLocation)
+    for (index, expectation) in expected.enumerated() {
+      if expectation.isRequired && found[index] == nil {
+        Issue.record(
+          "Expected the issue \(expectation); the check reported:\n\(reported.joined(separator: "\n---\n"))",
+          sourceLocation: sourceLocation)
+      } else if let gap = expectation.gap, found[index] == .named {
+        Issue.record(
+          "Gap closed: the report now names the holder of \(expectation); remove its gap mark (\"\(gap)\")",
+          sourceLocation: sourceLocation)
+      }
     }
-    if usesStandIn { StandInLog.record(test: test.name, expected: expected, messages: reported) }
     guard let kept = left.withLock({ $0 }) else {
       Issue.record("The scenario did not return its leak", sourceLocation: sourceLocation)
       return
@@ -226,7 +236,9 @@ enum Corpus {
   ) async throws {
     let test = try #require(Test.current, sourceLocation: sourceLocation)
     let left = Mutex<Left?>(nil)
-    try await LeakDetectionTrait(level, timeout: leakTimeout).provideScope(for: test, testCase: Test.Case.current) {
+    try await LeakDetectionTrait(.everyObject, timeout: leakTimeout).provideScope(
+      for: test, testCase: Test.Case.current
+    ) {
       let leak = try await scenario()
       let kept = Left(subjects: leak.subjects.map { WeakSubject(object: $0) }, undo: leak.undo)
       left.withLock { $0 = kept }
@@ -248,42 +260,6 @@ enum Corpus {
     }
     return true
   }
-
-  /// Runs a twin's scenario, in a test under the real trait at ``level``. With the stand-in, tracks
-  /// the objects it returns (those whose leak the case is about); otherwise they are only dropped.
-  static func twin(_ scenario: () async throws -> [AnyObject]) async rethrows {
-    standIn(track: try await scenario())
-  }
-}
-
-extension Corpus {
-  /// ``twin(_:)`` for a scenario on the main actor.
-  @MainActor static func twinOnMainActor(_ scenario: @MainActor () async throws -> [AnyObject]) async rethrows {
-    standIn(track: try await scenario())
-  }
-
-  /// ``twin(_:)`` that also hands back a value the test needs after the check.
-  static func twinReturning<Value>(_ scenario: () async throws -> ([AnyObject], Value)) async rethrows -> Value {
-    let (subjects, value) = try await scenario()
-    standIn(track: subjects)
-    return value
-  }
-
-  /// ``twinOnMainActor(_:)`` that also hands back a value the test needs after the check.
-  @MainActor static func twinOnMainActorReturning<Value>(
-    _ scenario: @MainActor () async throws -> ([AnyObject], Value)
-  ) async rethrows -> Value {
-    let (subjects, value) = try await scenario()
-    standIn(track: subjects)
-    return value
-  }
-
-  /// STAND-IN ONLY: tracks `subjects` by hand while ``level`` is not `.everyObject` (every twin
-  /// helper comes through here); does nothing once it is.
-  static func standIn(track subjects: [AnyObject]) {
-    guard usesStandIn else { return }
-    for subject in subjects { trackForLeaks(subject) }
-  }
 }
 
 /// A weak reference a test keeps to see whether an object it made went (made before the trait's
@@ -293,15 +269,19 @@ final class WeakBox: @unchecked Sendable {
   weak var object: AnyObject?
 }
 
-/// STAND-IN ONLY: what each leaking case's report said, for the corpus's table (which holder lines
-/// the walk from tracked objects names today). Printed as `CORPUS|test|named|holder lines`; goes
-/// with the stand-in.
-enum StandInLog {
-  static func record(test: String, expected: [Corpus.Expected], messages: [String]) {
-    let named = expected.filter(\.isRequired).allSatisfy { expectation in
-      messages.contains { expectation.matches($0, checkingHolder: true) }
-    }
-    let holders = messages.flatMap(Corpus.holderLines).joined(separator: " | ")
-    print("CORPUS|\(test)|\(named ? "named" : "unnamed")|\(holders)")
-  }
+/// Why the report names no holder for some leaks today (each such expectation says which).
+enum Gap {
+  /// Named once the holders branch (6bf4805: globals, tasks, Dispatch work items and pending
+  /// blocks, Foundation block observers, threads) is merged; main does not have it yet.
+  static let holdersBranch = "named by the holders branch (6bf4805), not on main yet"
+  static let queuedBlock = "a block queued with DispatchQueue.async on a suspended queue is not read"
+  static let dispatchSource = "a Dispatch source's event handler is not read"
+  static let groupNotify = "a DispatchGroup's notify block is not read"
+  static let genericClass = "an instance of a generic class (Property<String?>) is never named"
+  static let nsCache = "an NSCache keeps its entries where the heap scan does not read"
+  static let mutexValue = "the token is in an ObserverBag, inside a Mutex: a value in a Mutex is not read"
+  static let taskLocal = "a task's task-local values are not read"
+  static let observationRegistrar = "the observation registrar keeps onChange where the heap scan does not read"
+  static let asyncStreamStorage = "an AsyncStream's onTermination is not followed from the task that holds the stream"
+  static let taskLocalVariable = "a task's local variables are not read (its operation's captures are)"
 }

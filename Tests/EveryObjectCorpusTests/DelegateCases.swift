@@ -198,12 +198,9 @@ enum Delegates {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func weakDataSource() async {
-    await Corpus.twin {
-      let inbox = Delegates.FixedInboxController()
-      inbox.viewDidLoad()
-      return [inbox]
-    }
+  @Test(.detectsLeaks(.everyObject)) func weakDataSource() async {
+    let inbox = Delegates.FixedInboxController()
+    inbox.viewDidLoad()
   }
 
   @Test("Fails on purpose: a URLSession never invalidated keeps its delegate")
@@ -214,12 +211,9 @@ enum Delegates {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func urlSessionInvalidatedReleasesItsDelegate() async {
-    await Corpus.twin {
-      let downloader = Delegates.Downloader()
-      downloader.cancel()
-      return [downloader]
-    }
+  @Test(.detectsLeaks(.everyObject)) func urlSessionInvalidatedReleasesItsDelegate() async {
+    let downloader = Delegates.Downloader()
+    downloader.cancel()
   }
 
   @Test("Fails on purpose: a child coordinator holding its parent strongly")
@@ -237,13 +231,10 @@ enum Delegates {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func childCoordinatorHoldingItsParentWeakly() async {
-    await Corpus.twin {
-      let main = Delegates.MainCoordinator()
-      main.start()
-      main.buySubscriptionWithAWeakParent()
-      return [main]
-    }
+  @Test(.detectsLeaks(.everyObject)) func childCoordinatorHoldingItsParentWeakly() async {
+    let main = Delegates.MainCoordinator()
+    main.start()
+    main.buySubscriptionWithAWeakParent()
   }
 
   @Test("Fails on purpose: a generic tree whose nodes hold their parent strongly")
@@ -262,14 +253,11 @@ enum Delegates {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func treeWithWeakParents() async {
-    await Corpus.twin {
-      let tree = Delegates.WeakParentTreeNode<String>(value: "beverages")
-      let hotNode = Delegates.WeakParentTreeNode<String>(value: "hot")
-      tree.addChild(node: hotNode)
-      hotNode.addChild(node: Delegates.WeakParentTreeNode<String>(value: "tea"))
-      return [tree, hotNode]
-    }
+  @Test(.detectsLeaks(.everyObject)) func treeWithWeakParents() async {
+    let tree = Delegates.WeakParentTreeNode<String>(value: "beverages")
+    let hotNode = Delegates.WeakParentTreeNode<String>(value: "hot")
+    tree.addChild(node: hotNode)
+    hotNode.addChild(node: Delegates.WeakParentTreeNode<String>(value: "tea"))
   }
 
   @Test("Fails on purpose: a doubly linked list whose previous links are strong")
@@ -287,14 +275,11 @@ enum Delegates {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func linkedListWithWeakPreviousLinks() async {
-    await Corpus.twin {
-      let head = Delegates.PublishedLinkedListNode(value: 1)
-      let tail = Delegates.PublishedLinkedListNode(value: 2)
-      head.next = tail
-      tail.previous = head
-      return [head, tail]
-    }
+  @Test(.detectsLeaks(.everyObject)) func linkedListWithWeakPreviousLinks() async {
+    let head = Delegates.PublishedLinkedListNode(value: 1)
+    let tail = Delegates.PublishedLinkedListNode(value: 2)
+    head.next = tail
+    tail.previous = head
   }
 
   @Test("Fails on purpose: a connection keeping its listeners strongly, owned by one of them")
@@ -310,13 +295,10 @@ enum Delegates {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func multicastDelegatesKeptWeakly() async {
-    await Corpus.twin {
-      let screen = Delegates.FixedChatScreen()
-      screen.viewDidLoad()
-      screen.connection.receive("hello")
-      return [screen]
-    }
+  @Test(.detectsLeaks(.everyObject)) func multicastDelegatesKeptWeakly() async {
+    let screen = Delegates.FixedChatScreen()
+    screen.viewDidLoad()
+    screen.connection.receive("hello")
   }
 }
 

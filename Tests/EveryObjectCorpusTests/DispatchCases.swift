@@ -112,7 +112,9 @@ enum Dispatches {
   @Test("Fails on purpose: a work item kept by the object its block uses")
   func workItemKeptByItsObject() async throws {
     try await Corpus.expectLeak([
-      .object(Dispatches.ThumbnailCell.self, heldBy: "a Dispatch work item's block…ThumbnailCell.configure(weakly:)")
+      .object(
+        Dispatches.ThumbnailCell.self, heldBy: "a Dispatch work item's block…ThumbnailCell.configure(weakly:)",
+        gap: Gap.holdersBranch)
     ]) {
       let cell = Dispatches.ThumbnailCell()
       let workItem = cell.configure(weakly: false)
@@ -123,21 +125,19 @@ enum Dispatches {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func workItemCapturingItsObjectWeakly() async {
-    await Corpus.twin {
-      let cell = Dispatches.ThumbnailCell()
-      let workItem = cell.configure(weakly: true)
-      await withCheckedContinuation { continuation in
-        workItem.notify(queue: .global()) { continuation.resume() }
-      }
-      return [cell]
+  @Test(.detectsLeaks(.everyObject)) func workItemCapturingItsObjectWeakly() async {
+    let cell = Dispatches.ThumbnailCell()
+    let workItem = cell.configure(weakly: true)
+    await withCheckedContinuation { continuation in
+      workItem.notify(queue: .global()) { continuation.resume() }
     }
   }
 
   @Test("Fails on purpose: a timer source's event handler uses its owner")
   func timerSourceHandlerUsesItsOwner() async throws {
     try await Corpus.expectLeak([
-      .object(Dispatches.Ticker.self, heldBy: "Ticker.timer|Dispatch…Ticker.startTicker(weakly:)")
+      .object(
+        Dispatches.Ticker.self, heldBy: "Ticker.timer|Dispatch…Ticker.startTicker(weakly:)", gap: Gap.dispatchSource)
     ]) {
       let ticker = Dispatches.Ticker()
       ticker.startTicker(weakly: false)
@@ -145,19 +145,17 @@ enum Dispatches {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func timerSourceHandlerCapturesItsOwnerWeakly() async {
-    await Corpus.twin {
-      let ticker = Dispatches.Ticker()
-      ticker.startTicker(weakly: true)
-      return [ticker]
-    }
+  @Test(.detectsLeaks(.everyObject)) func timerSourceHandlerCapturesItsOwnerWeakly() async {
+    let ticker = Dispatches.Ticker()
+    ticker.startTicker(weakly: true)
   }
 
   @Test("Fails on purpose: a block pending in asyncAfter keeps its object past the test")
   func asyncAfterKeepsItsObject() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.UsingQueue.self, heldBy: "a Dispatch queue's pending block (asyncAfter)…UsingQueue.enqueue(weakly:)")
+        Dispatches.UsingQueue.self, heldBy: "a Dispatch queue's pending block (asyncAfter)…UsingQueue.enqueue(weakly:)",
+        gap: Gap.holdersBranch)
     ]) {
       let object = Dispatches.UsingQueue()
       object.enqueue(weakly: false)
@@ -166,18 +164,16 @@ enum Dispatches {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func asyncAfterCapturingItsObjectWeakly() async {
-    await Corpus.twin {
-      let object = Dispatches.UsingQueue()
-      object.enqueue(weakly: true)
-      return [object]
-    }
+  @Test(.detectsLeaks(.everyObject)) func asyncAfterCapturingItsObjectWeakly() async {
+    let object = Dispatches.UsingQueue()
+    object.enqueue(weakly: true)
   }
 
   @Test("Fails on purpose: a block pending on a suspended queue its object owns")
   func blockPendingOnASuspendedQueue() async throws {
     try await Corpus.expectLeak([
-      .object(Dispatches.Uploader.self, heldBy: "Uploader.queue|Dispatch…Uploader.upload(weakly:)")
+      .object(
+        Dispatches.Uploader.self, heldBy: "Uploader.queue|Dispatch…Uploader.upload(weakly:)", gap: Gap.queuedBlock)
     ]) {
       let uploader = Dispatches.Uploader()
       uploader.goOffline()
@@ -186,13 +182,11 @@ enum Dispatches {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func blockPendingOnASuspendedQueueCapturesWeakly() async {
-    let queue = await Corpus.twinReturning {
-      let uploader = Dispatches.Uploader()
-      uploader.goOffline()
-      uploader.upload(weakly: true)
-      return ([uploader], uploader.queue)
-    }
+  @Test(.detectsLeaks(.everyObject)) func blockPendingOnASuspendedQueueCapturesWeakly() async {
+    let uploader = Dispatches.Uploader()
+    uploader.goOffline()
+    uploader.upload(weakly: true)
+    let queue = uploader.queue
     queue.resume()  // a queue must not be freed while suspended
   }
 
@@ -201,7 +195,8 @@ enum Dispatches {
     try await Corpus.expectLeak([
       .object(
         Dispatches.CallTransferManager.self,
-        heldBy: "CallTransferManager.group|Dispatch…CallTransferManager.transfer(succeeds:leavesOnFailure:)")
+        heldBy: "CallTransferManager.group|Dispatch…CallTransferManager.transfer(succeeds:leavesOnFailure:)",
+        gap: Gap.groupNotify)
     ]) {
       let manager = Dispatches.CallTransferManager()
       manager.transfer(succeeds: false, leavesOnFailure: false)
@@ -209,11 +204,8 @@ enum Dispatches {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func groupLeftOnFailureToo() async {
-    await Corpus.twin {
-      let manager = Dispatches.CallTransferManager()
-      manager.transfer(succeeds: false, leavesOnFailure: true)
-      return [manager]
-    }
+  @Test(.detectsLeaks(.everyObject)) func groupLeftOnFailureToo() async {
+    let manager = Dispatches.CallTransferManager()
+    manager.transfer(succeeds: false, leavesOnFailure: true)
   }
 }

@@ -143,7 +143,8 @@ enum Foundations {
     try await Corpus.expectLeak([
       .object(
         Foundations.KeyboardAwareScreen.self,
-        heldBy: "a NotificationCenter block observer…KeyboardAwareScreen.viewDidLoad(weakly:)")
+        heldBy: "a NotificationCenter block observer…KeyboardAwareScreen.viewDidLoad(weakly:)",
+        gap: Gap.holdersBranch)
     ]) {
       let screen = Foundations.KeyboardAwareScreen()
       screen.viewDidLoad(weakly: false)
@@ -151,12 +152,9 @@ enum Foundations {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func blockObserverCapturesSelfWeakly() async {
-    await Corpus.twin {
-      let screen = Foundations.KeyboardAwareScreen()
-      screen.viewDidLoad(weakly: true)
-      return [screen]
-    }
+  @Test(.detectsLeaks(.everyObject)) func blockObserverCapturesSelfWeakly() async {
+    let screen = Foundations.KeyboardAwareScreen()
+    screen.viewDidLoad(weakly: true)
   }
 
   @Test("Fails on purpose: a block observer on the owned model's private center")
@@ -164,7 +162,8 @@ enum Foundations {
     try await Corpus.expectLeak([
       .object(
         Foundations.DocumentEditor.self,
-        heldBy: "a NotificationCenter block observer…DocumentEditor.open(weakly:)|DocumentEditor.document.events"),
+        heldBy: "a NotificationCenter block observer…DocumentEditor.open(weakly:)|DocumentEditor.document.events",
+        gap: Gap.holdersBranch),
       .also(Foundations.DocumentModel.self, heldBy: "DocumentEditor.document"),
     ]) {
       let editor = Foundations.DocumentEditor()
@@ -174,13 +173,10 @@ enum Foundations {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func blockObserverOnAnOwnedCenterCapturesWeakly() async {
-    await Corpus.twin {
-      let editor = Foundations.DocumentEditor()
-      editor.open(weakly: true)
-      editor.document.text = "Hello"
-      return [editor]
-    }
+  @Test(.detectsLeaks(.everyObject)) func blockObserverOnAnOwnedCenterCapturesWeakly() async {
+    let editor = Foundations.DocumentEditor()
+    editor.open(weakly: true)
+    editor.document.text = "Hello"
   }
 
   @Test("Fails on purpose: an operation's completion block uses the operation")
@@ -195,21 +191,19 @@ enum Foundations {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func completionBlockCapturesItsOperationUnowned() async {
-    await Corpus.twin {
-      let operation = Foundations.ImportOperation()
-      operation.completionBlock = { [unowned operation] in
-        operation.summary = "imported \(operation.importedCount)"
-      }
-      operation.cancel()
-      return [operation]
+  @Test(.detectsLeaks(.everyObject)) func completionBlockCapturesItsOperationUnowned() async {
+    let operation = Foundations.ImportOperation()
+    operation.completionBlock = { [unowned operation] in
+      operation.summary = "imported \(operation.importedCount)"
     }
+    operation.cancel()
   }
 
   @Test("Fails on purpose: operations waiting on a suspended queue their manager owns")
   func operationsOnASuspendedQueue() async throws {
     try await Corpus.expectLeak([
-      .object(Foundations.SyncManager.self, heldBy: "SyncManager.queue|SyncManager.addTask(weakly:)")
+      .object(
+        Foundations.SyncManager.self, heldBy: "SyncManager.queue|SyncManager.addTask(weakly:)", gap: Gap.holdersBranch)
     ]) {
       let manager = Foundations.SyncManager()
       manager.pause()
@@ -218,13 +212,11 @@ enum Foundations {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func operationsOnASuspendedQueueCaptureWeakly() async {
-    let queue = await Corpus.twinReturning {
-      let manager = Foundations.SyncManager()
-      manager.pause()
-      manager.addTask(weakly: true)
-      return ([manager], manager.queue)
-    }
+  @Test(.detectsLeaks(.everyObject)) func operationsOnASuspendedQueueCaptureWeakly() async {
+    let manager = Foundations.SyncManager()
+    manager.pause()
+    manager.addTask(weakly: true)
+    let queue = manager.queue
     // The manager went with its queue suspended; resumed, the queue runs its operation and lets
     // it go (a suspended OperationQueue is never freed on Linux, with what it holds).
     queue.isSuspended = false
@@ -232,25 +224,26 @@ enum Foundations {
 
   @Test("Fails on purpose: an entry left in an app-wide NSCache")
   func entryLeftInAGlobalNSCache() async throws {
-    try await Corpus.expectLeak([.object(Foundations.CachedArticle.self, heldBy: "ArticleCache.shared")]) {
+    try await Corpus.expectLeak([
+      .object(Foundations.CachedArticle.self, heldBy: "ArticleCache.shared", gap: Gap.nsCache)
+    ]) {
       let article = Foundations.CachedArticle(title: "Caching in Swift")
       Foundations.ArticleCache.shared.setObject(article, forKey: "caching-in-swift")
       return Leak(article) { Foundations.ArticleCache.shared.removeObject(forKey: "caching-in-swift") }
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func entryInACacheTheScreenOwns() async {
-    await Corpus.twin {
-      let cache = NSCache<NSString, Foundations.CachedArticle>()
-      let article = Foundations.CachedArticle(title: "Caching in Swift")
-      cache.setObject(article, forKey: "caching-in-swift")
-      return [article]
-    }
+  @Test(.detectsLeaks(.everyObject)) func entryInACacheTheScreenOwns() async {
+    let cache = NSCache<NSString, Foundations.CachedArticle>()
+    let article = Foundations.CachedArticle(title: "Caching in Swift")
+    cache.setObject(article, forKey: "caching-in-swift")
   }
 
   @Test("Fails on purpose: a thread's block waits forever and uses its object")
   func threadBlockUsesItsObject() async throws {
-    try await Corpus.expectLeak([.object(Foundations.LogWriter.self, heldBy: "Thread…LogWriter.start(weakly:)")]) {
+    try await Corpus.expectLeak([
+      .object(Foundations.LogWriter.self, heldBy: "Thread…LogWriter.start(weakly:)", gap: Gap.holdersBranch)
+    ]) {
       let writer = Foundations.LogWriter()
       writer.start(weakly: false)
       let wake = writer.wake
@@ -258,12 +251,10 @@ enum Foundations {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func threadBlockCapturesItsObjectWeakly() async {
-    let wake = await Corpus.twinReturning {
-      let writer = Foundations.LogWriter()
-      writer.start(weakly: true)
-      return ([writer], writer.wake)
-    }
+  @Test(.detectsLeaks(.everyObject)) func threadBlockCapturesItsObjectWeakly() async {
+    let writer = Foundations.LogWriter()
+    writer.start(weakly: true)
+    let wake = writer.wake
     wake.signal()
   }
 }

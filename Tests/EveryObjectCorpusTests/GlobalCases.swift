@@ -157,25 +157,25 @@ enum Globals {
 
   @Test("Fails on purpose: a room left in the app-state singleton's delegates")
   func roomLeftInASingletonRegistry() async throws {
-    try await Corpus.expectLeak([.object(Globals.Room.self, heldBy: "AppStateListener.shared")]) {
+    try await Corpus.expectLeak([.object(Globals.Room.self, heldBy: "AppStateListener.shared", gap: Gap.holdersBranch)])
+    {
       let room = Globals.Room()
       room.connect()
       return Leak(room) { [weak room] in room?.cleanUp() }
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func roomCleanedUpLeavesTheSingleton() async {
-    await Corpus.twin {
-      let room = Globals.Room()
-      room.connect()
-      room.cleanUp()
-      return [room]
-    }
+  @Test(.detectsLeaks(.everyObject)) func roomCleanedUpLeavesTheSingleton() async {
+    let room = Globals.Room()
+    room.connect()
+    room.cleanUp()
   }
 
   @Test("Fails on purpose: a listener appended to a static default config")
   func listenerInAStaticConfig() async throws {
-    try await Corpus.expectLeak([.object(Globals.ToastPresenter.self, heldBy: "Messages.defaultConfig")]) {
+    try await Corpus.expectLeak([
+      .object(Globals.ToastPresenter.self, heldBy: "Messages.defaultConfig", gap: Gap.holdersBranch)
+    ]) {
       let presenter = Globals.ToastPresenter()
       presenter.showSavedToast()
       return Leak(presenter) {
@@ -188,18 +188,15 @@ enum Globals {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func listenerInASingleUseConfig() async {
-    await Corpus.twin {
-      let presenter = Globals.ToastPresenter()
-      presenter.showSavedToastWithItsOwnConfig()
-      return [presenter]
-    }
+  @Test(.detectsLeaks(.everyObject)) func listenerInASingleUseConfig() async {
+    let presenter = Globals.ToastPresenter()
+    presenter.showSavedToastWithItsOwnConfig()
   }
 
   @Test("Fails on purpose: a child coordinator never removed from the app's coordinator")
   func childCoordinatorNeverRemoved() async throws {
     try await Corpus.expectLeak([
-      .object(Globals.CheckoutCoordinator.self, heldBy: "AppCoordinator.main"),
+      .object(Globals.CheckoutCoordinator.self, heldBy: "AppCoordinator.main", gap: Gap.holdersBranch),
       .also(Globals.Cart.self, heldBy: "CheckoutCoordinator.cart"),
     ]) {
       let checkout = Globals.AppCoordinator.main.startCheckout()
@@ -210,18 +207,17 @@ enum Globals {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func childCoordinatorRemovedWhenItFinishes() async {
-    await Corpus.twin {
-      let checkout = Globals.AppCoordinator.main.startCheckout()
-      checkout.cart.items = ["Book"]
-      Globals.AppCoordinator.main.childDidFinish(checkout)
-      return [checkout]
-    }
+  @Test(.detectsLeaks(.everyObject)) func childCoordinatorRemovedWhenItFinishes() async {
+    let checkout = Globals.AppCoordinator.main.startCheckout()
+    checkout.cart.items = ["Book"]
+    Globals.AppCoordinator.main.childDidFinish(checkout)
   }
 
   @Test("Fails on purpose: a static dictionary cache that never evicts")
   func staticDictionaryCache() async throws {
-    try await Corpus.expectLeak([.object(Globals.Thumbnail.self, heldBy: "ThumbnailCache.thumbnails")]) {
+    try await Corpus.expectLeak([
+      .object(Globals.Thumbnail.self, heldBy: "ThumbnailCache.thumbnails", gap: Gap.holdersBranch)
+    ]) {
       let url = URL(string: "https://example.com/cover.png")!
       let thumbnail = Globals.Thumbnail(url: url)
       Globals.ThumbnailCache.thumbnails[url] = thumbnail
@@ -229,36 +225,27 @@ enum Globals {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func cacheKeptByTheScreenThatFillsIt() async {
-    await Corpus.twin {
-      let url = URL(string: "https://example.com/cover.png")!
-      var thumbnails: [URL: Globals.Thumbnail] = [:]
-      let thumbnail = Globals.Thumbnail(url: url)
-      thumbnails[url] = thumbnail
-      return [thumbnail]
-    }
+  @Test(.detectsLeaks(.everyObject)) func cacheKeptByTheScreenThatFillsIt() async {
+    let url = URL(string: "https://example.com/cover.png")!
+    var thumbnails: [URL: Globals.Thumbnail] = [:]
+    let thumbnail = Globals.Thumbnail(url: url)
+    thumbnails[url] = thumbnail
   }
 
   /// The rule: a singleton first touched in a test is not a leak, nor what its `init` makes.
-  @Test(.detectsLeaks(Corpus.level)) func singletonFirstTouchedInATestPasses() async {
+  @Test(.detectsLeaks(.everyObject)) func singletonFirstTouchedInATestPasses() async {
     weak var settings: Globals.SettingsStore?
-    await Corpus.twin {
-      Globals.SettingsStore.shared.set("dark", for: "theme")
-      settings = Globals.SettingsStore.shared
-      return []
-    }
+    Globals.SettingsStore.shared.set("dark", for: "theme")
+    settings = Globals.SettingsStore.shared
     #expect(settings != nil, "The singleton outlives the test (so the trait saw a survivor and let it be)")
   }
 
   /// Foundation's classes are not the test process's own: kept in globals, they pass.
-  @Test(.detectsLeaks(Corpus.level)) func foundationObjectsKeptInGlobalsPass() async {
-    await Corpus.twin {
-      _ = Globals.dateFormatter.string(from: Date(timeIntervalSince1970: 0))
-      Globals.decoder = JSONDecoder()
-      Globals.imageData.setObject(NSData(data: Data([1, 2, 3])), forKey: "cover")
-      Globals.operations.maxConcurrentOperationCount = 1
-      Globals.lock.withLock {}
-      return []
-    }
+  @Test(.detectsLeaks(.everyObject)) func foundationObjectsKeptInGlobalsPass() async {
+    _ = Globals.dateFormatter.string(from: Date(timeIntervalSince1970: 0))
+    Globals.decoder = JSONDecoder()
+    Globals.imageData.setObject(NSData(data: Data([1, 2, 3])), forKey: "cover")
+    Globals.operations.maxConcurrentOperationCount = 1
+    Globals.lock.withLock {}
   }
 }

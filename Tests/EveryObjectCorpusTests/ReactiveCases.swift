@@ -283,19 +283,16 @@ enum Reactive {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func rxSubscriptionCapturesItsScreenWeakly() async {
-    await Corpus.twin {
-      let controller = Reactive.SearchViewController()
-      controller.viewDidLoad(weakly: true)
-      controller.viewModel.results.onNext(["Swift"])
-      return [controller]
-    }
+  @Test(.detectsLeaks(.everyObject)) func rxSubscriptionCapturesItsScreenWeakly() async {
+    let controller = Reactive.SearchViewController()
+    controller.viewDidLoad(weakly: true)
+    controller.viewModel.results.onNext(["Swift"])
   }
 
   @Test("Fails on purpose: an observer of a singleton's property uses its screen")
   func singletonPropertyObserverUsesItsScreen() async throws {
     try await Corpus.expectLeak([
-      .object(Reactive.AccountScreen.self, heldBy: "AccountSingleton.instance"),
+      .object(Reactive.AccountScreen.self, heldBy: "AccountSingleton.instance", gap: Gap.genericClass),
       .also(Reactive.DisposeBag.self, heldBy: "AccountScreen.bag"),
       .also(Reactive.Disposable.self, heldBy: "DisposeBag.disposables[0]"),
     ]) {
@@ -304,17 +301,14 @@ enum Reactive {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func singletonPropertyObserverCapturesItsScreenWeakly() async {
-    await Corpus.twin {
-      let screen = Reactive.AccountScreen(weakly: true)
-      return [screen]
-    }
+  @Test(.detectsLeaks(.everyObject)) func singletonPropertyObserverCapturesItsScreenWeakly() async {
+    _ = Reactive.AccountScreen(weakly: true)
   }
 
   @Test("Fails on purpose: a completed subscription's disposable kept in the app's composite")
   func disposableKeptInALongLivedComposite() async throws {
     try await Corpus.expectLeak([
-      .object(Reactive.TacoScreen.self, heldBy: "TacoViewModel.app"),
+      .object(Reactive.TacoScreen.self, heldBy: "TacoViewModel.app", gap: Gap.holdersBranch),
       .also(Reactive.DisposeBag.self, heldBy: "TacoScreen.bag"),
     ]) {
       let screen = Reactive.TacoScreen()
@@ -323,12 +317,9 @@ enum Reactive {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func disposableKeptInTheScreensOwnBag() async {
-    await Corpus.twin {
-      let screen = Reactive.TacoScreen()
-      screen.loadTacoInItsOwnScope()
-      return [screen]
-    }
+  @Test(.detectsLeaks(.everyObject)) func disposableKeptInTheScreensOwnBag() async {
+    let screen = Reactive.TacoScreen()
+    screen.loadTacoInItsOwnScope()
   }
 
   @Test("Fails on purpose: a fire-and-forget signal listener whose closure uses the listener")
@@ -344,12 +335,9 @@ enum Reactive {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func signalListenerClosureCapturesTheListenerUnowned() async {
-    await Corpus.twin {
-      let screen = Reactive.DownloadScreen()
-      screen.viewDidLoad(unowned: true)
-      return [screen]
-    }
+  @Test(.detectsLeaks(.everyObject)) func signalListenerClosureCapturesTheListenerUnowned() async {
+    let screen = Reactive.DownloadScreen()
+    screen.viewDidLoad(unowned: true)
   }
 
   @Test("Fails on purpose: an event listener kept by the object its closure uses")
@@ -367,13 +355,10 @@ enum Reactive {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func eventListenerClosureCapturesTheObjectUnowned() async {
-    await Corpus.twin {
-      let someEvent = Reactive.Event()
-      let temp = Reactive.SomeTemporaryClass(someEvent: someEvent, unowned: true)
-      someEvent.emit("hello")
-      return [temp]
-    }
+  @Test(.detectsLeaks(.everyObject)) func eventListenerClosureCapturesTheObjectUnowned() async {
+    let someEvent = Reactive.Event()
+    _ = Reactive.SomeTemporaryClass(someEvent: someEvent, unowned: true)
+    someEvent.emit("hello")
   }
 
   @Test("Fails on purpose: a binding box's listener uses the controller that owns the box")
@@ -392,13 +377,10 @@ enum Reactive {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func boxListenerCapturesItsControllerWeakly() async {
-    await Corpus.twin {
-      let controller = Reactive.WeatherViewController()
-      controller.viewDidLoad(weakly: true)
-      controller.viewModel.locationName.value = "Lisbon"
-      return [controller]
-    }
+  @Test(.detectsLeaks(.everyObject)) func boxListenerCapturesItsControllerWeakly() async {
+    let controller = Reactive.WeatherViewController()
+    controller.viewDidLoad(weakly: true)
+    controller.viewModel.locationName.value = "Lisbon"
   }
 }
 

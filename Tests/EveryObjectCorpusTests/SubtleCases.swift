@@ -140,18 +140,19 @@ enum Subtle {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func weakSelfOnTheOuterClosure() async {
-    await Corpus.twin {
-      let pipeline = Subtle.Pipeline()
-      pipeline.doEverything(weakOuter: true)
-      return [pipeline]
-    }
+  @Test(.detectsLeaks(.everyObject)) func weakSelfOnTheOuterClosure() async {
+    let pipeline = Subtle.Pipeline()
+    pipeline.doEverything(weakOuter: true)
   }
 
   @Test("Fails on purpose: guard let self at the top of a task that never ends")
   func guardLetSelfAtTheTopOfATask() async throws {
     try await Corpus.expectLeak(
-      [.object(Subtle.InboxViewModel.self, heldBy: "Task: …InboxViewModel.start(guardingAtTheTop:)")],
+      [
+        .object(
+          Subtle.InboxViewModel.self, heldBy: "Task: …InboxViewModel.start(guardingAtTheTop:)",
+          gap: Gap.taskLocalVariable)
+      ],
       onMainActor: {
         let viewModel = Subtle.InboxViewModel()
         viewModel.start(guardingAtTheTop: true)
@@ -161,14 +162,11 @@ enum Subtle {
       })
   }
 
-  @Test(.detectsLeaks(Corpus.level)) @MainActor func guardLetSelfPerElement() async {
-    await Corpus.twinOnMainActor {
-      let viewModel = Subtle.InboxViewModel()
-      viewModel.start(guardingAtTheTop: false)
-      await Task.yield()
-      viewModel.stop()  // as the screen would when it goes (the stream never finishes)
-      return [viewModel]
-    }
+  @Test(.detectsLeaks(.everyObject)) @MainActor func guardLetSelfPerElement() async {
+    let viewModel = Subtle.InboxViewModel()
+    viewModel.start(guardingAtTheTop: false)
+    await Task.yield()
+    viewModel.stop()  // as the screen would when it goes (the stream never finishes)
   }
 
   @Test("Fails on purpose: a nested function kept as a field's handler")
@@ -184,21 +182,18 @@ enum Subtle {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func closureCapturingTheFormWeakly() async {
-    await Corpus.twin {
-      let form = Subtle.SignUpForm()
-      form.configure(weakly: true)
-      form.emailField.onChange?("ada@example.com")
-      return [form]
-    }
+  @Test(.detectsLeaks(.everyObject)) func closureCapturingTheFormWeakly() async {
+    let form = Subtle.SignUpForm()
+    form.configure(weakly: true)
+    form.emailField.onChange?("ada@example.com")
   }
 
   @Test("Fails on purpose: a task-local value copied into a task that runs forever")
   func taskLocalCopiedIntoAForeverTask() async throws {
     let reporting = Mutex<Task<Void, Never>?>(nil)
     try await Corpus.expectLeak([
-      .object(Subtle.RequestContext.self, heldBy: "Task"),
-      .also(Subtle.MetricsReporter.self, heldBy: "Task: …MetricsReporter.startReporting()"),
+      .object(Subtle.RequestContext.self, heldBy: "Task", gap: Gap.taskLocal),
+      .also(Subtle.MetricsReporter.self, heldBy: "Task: …MetricsReporter.startReporting()", gap: Gap.holdersBranch),
     ]) {
       let context = Subtle.RequestContext(requestID: 7)
       let reporter = Subtle.MetricsReporter()
@@ -208,15 +203,12 @@ enum Subtle {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func taskLocalCopiedIntoATaskCancelledWithItsRequest() async {
-    await Corpus.twin {
-      let context = Subtle.RequestContext(requestID: 7)
-      let reporter = Subtle.MetricsReporter()
-      let task = Subtle.Request.$context.withValue(context) { reporter.startReporting() }
-      task.cancel()
-      await task.value
-      return [context, reporter]
-    }
+  @Test(.detectsLeaks(.everyObject)) func taskLocalCopiedIntoATaskCancelledWithItsRequest() async {
+    let context = Subtle.RequestContext(requestID: 7)
+    let reporter = Subtle.MetricsReporter()
+    let task = Subtle.Request.$context.withValue(context) { reporter.startReporting() }
+    task.cancel()
+    await task.value
   }
 
   @Test("Fails on purpose: an unbalanced retain nothing refers to")
@@ -228,12 +220,9 @@ enum Subtle {
     }
   }
 
-  @Test(.detectsLeaks(Corpus.level)) func balancedRetain() async {
-    await Corpus.twin {
-      let player = Subtle.SoundPlayer()
-      player.start()
-      player.stop()
-      return [player]
-    }
+  @Test(.detectsLeaks(.everyObject)) func balancedRetain() async {
+    let player = Subtle.SoundPlayer()
+    player.start()
+    player.stop()
   }
 }
