@@ -61,7 +61,15 @@
 typedef struct pat_record {
   void *object;
   uint64_t order;
+  /// Where the allocation was made: the hook's frame on its thread's stack, and the thread (the
+  /// address of a thread-local). A singleton's own parts are told from what a test gives it by
+  /// these (see `pat_survivor`).
+  uintptr_t frame;
+  uintptr_t thread;
 } pat_record;
+
+/// One byte per thread whose address names the thread (initial-exec: a register and an offset).
+static __thread char pat_thread_marker __attribute__((tls_model("initial-exec")));
 
 struct pat_slot;
 
@@ -417,6 +425,8 @@ static PAT_UNINSTRUMENTED inline __attribute__((always_inline)) void pat_record_
     pat_pin(object);
     slot->records[slot->count].object = object;
     slot->records[slot->count].order = ++slot->tracked;
+    slot->records[slot->count].frame = (uintptr_t)__builtin_frame_address(0);
+    slot->records[slot->count].thread = (uintptr_t)&pat_thread_marker;
     slot->count++;
   } else {
     slot->dropped++;
@@ -621,6 +631,8 @@ pat_findings pat_scope_end(uint64_t token) {
     if (survivors && swift_tryRetain(object) != 0) {
       survivors[alive].object = object;
       survivors[alive].order = records[index].order;
+      survivors[alive].frame = records[index].frame;
+      survivors[alive].thread = records[index].thread;
       alive++;
     }
     swift_unownedRelease(object);

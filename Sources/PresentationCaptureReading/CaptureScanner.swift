@@ -171,6 +171,9 @@ package enum CaptureScanner {
     /// `the global Registry.shared, through Registry.listeners[0]`,
     /// `a Dispatch work item's block: closure #1 in Poller.start()`, `an untracked Cache.entry`.
     package var holders: [String]
+    /// The global or static variable whose own storage holds the object, when one does:
+    /// `Registry.shared` (a lazily made singleton), not a collection or an object a global holds.
+    package var directGlobal: String?
     /// Bytes of memory read, in all passes.
     package var scannedBytes: Int
     /// Words equal to the address of the object or of one of its holders, and how many of them
@@ -202,11 +205,25 @@ package enum CaptureScanner {
       let results = withExtendedLifetime(targets) { HeapScan.holders(of: addresses, maximumHolders: maximumHolders) }
       return results.map { result in
         HeapScanReport(
-          holders: result.holders, scannedBytes: result.scannedBytes, hits: result.hits,
+          holders: result.holders, directGlobal: result.directGlobal, scannedBytes: result.scannedBytes,
+          hits: result.hits,
           rejectedHits: result.rejectedHits, passes: result.passes, duration: result.duration)
       }
     #else
       return nil
+    #endif
+  }
+
+  /// For each of `objects`, in order, the Swift global or static variable whose own storage holds
+  /// it (`Registry.shared`: a lazily made singleton), or `nil`; not one holding it through a
+  /// collection or another object. Reads only the loaded images' writable segments, so it is cheap
+  /// and runs under the sanitizers too; `nil` for all where memory cannot be read (Apple platforms).
+  package static func globalsHoldingDirectly(_ objects: [AnyObject]) -> [String?] {
+    #if os(Linux) && canImport(Glibc)
+      let addresses = objects.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+      return withExtendedLifetime(objects) { HeapScan.directGlobals(of: addresses) }
+    #else
+      return objects.map { _ in nil }
     #endif
   }
 

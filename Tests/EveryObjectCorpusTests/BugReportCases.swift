@@ -188,8 +188,12 @@ enum BugReports {
 
   @Test("Fails on purpose: a global factory keeps the navigation controller")
   func globalFactoryKeepsTheNavigationController() async throws {
+    // The app made its singleton before this test, as an app does at launch (when the test makes it,
+    // it and what its initialiser made are the singleton's own, not leaks: EveryObjectTraitTests
+    // covers that), so the case does not depend on which test touches it first.
+    _ = BugReports.whisperFactory
     try await Corpus.expectLeak([
-      .object(BugReports.NavigationController.self, heldBy: "BugReports.whisperFactory", gap: Gap.holdersBranch),
+      .object(BugReports.NavigationController.self, heldBy: "BugReports.whisperFactory"),
       .also(BugReports.ScreenController.self, heldBy: "NavigationController.viewControllers[0]"),
     ]) {
       let navigation = BugReports.NavigationController()

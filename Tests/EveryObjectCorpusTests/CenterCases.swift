@@ -207,8 +207,8 @@ enum Centers {
   @Test("Fails on purpose: a task started in init iterates the typed center's notifications")
   func taskIteratingTypedNotifications() async throws {
     try await Corpus.expectLeak([
-      .object(Centers.SyncModel.self, heldBy: "Task: …SyncModel.init(weakly:)", gap: Gap.holdersBranch),
-      .observer("SyncFinished observed (token)", heldBy: "Task", gap: Gap.holdersBranch),
+      .object(Centers.SyncModel.self, heldBy: "Task: …SyncModel.init(weakly:)"),
+      .observer("SyncFinished observed (token)", heldBy: "Task"),
     ]) {
       let model = Centers.SyncModel(weakly: false)
       return Leak(model) { [weak model] in model?.cancel() }
@@ -225,9 +225,9 @@ enum Centers {
     try await Corpus.expectLeak(
       [
         .object(
-          Centers.AppearanceViewModel.self, heldBy: "Task: …AppearanceViewModel.listen(weakly:)", gap: Gap.holdersBranch
+          Centers.AppearanceViewModel.self, heldBy: "Task: …AppearanceViewModel.listen(weakly:)"
         ),
-        .observer("ThemeChanged observed (token)", heldBy: "Task", gap: Gap.holdersBranch),
+        .observer("ThemeChanged observed (token)", heldBy: "Task"),
       ],
       onMainActor: {
         let viewModel = Centers.AppearanceViewModel()

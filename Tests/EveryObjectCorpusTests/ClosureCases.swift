@@ -265,8 +265,8 @@ enum Closures {
   func recursiveClosureInAVar() async throws {
     try await Corpus.expectLeak([
       .object(
-        Closures.FileInfo.self, heldBy: "a closure kept in a var that it captures itself", gap: Gap.holdersBranch),
-      .also(Closures.FileInfo.self, heldBy: "a closure kept in a var that it captures itself", gap: Gap.holdersBranch),
+        Closures.FileInfo.self, heldBy: "a closure kept in a var that it captures itself"),
+      .also(Closures.FileInfo.self, heldBy: "a closure kept in a var that it captures itself"),
     ]) {
       let movies = Closures.FileGroup.movies()
       _ = movies.flatten()

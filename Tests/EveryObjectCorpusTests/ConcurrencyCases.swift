@@ -246,8 +246,7 @@ enum Concurrency {
     try await Corpus.expectLeak(
       [
         .object(
-          Concurrency.UserListViewController.self, heldBy: "Task: …UserListViewController.startObservingUsers()",
-          gap: Gap.holdersBranch),
+          Concurrency.UserListViewController.self, heldBy: "Task: …UserListViewController.startObservingUsers()"),
         .also(Concurrency.UserList.self, heldBy: "UserListViewController.userList"),
       ],
       onMainActor: {
@@ -268,7 +267,7 @@ enum Concurrency {
   @Test("Fails on purpose: an actor's polling task uses the actor")
   func pollingTaskUsesItsActor() async throws {
     try await Corpus.expectLeak([
-      .object(Concurrency.FeedPoller.self, heldBy: "Task: …FeedPoller.start()", gap: Gap.holdersBranch)
+      .object(Concurrency.FeedPoller.self, heldBy: "Task: …FeedPoller.start()")
     ]) {
       let poller = Concurrency.FeedPoller()
       await poller.start()
@@ -302,7 +301,7 @@ enum Concurrency {
   func taskSuspendedOnAContinuation() async throws {
     try await Corpus.expectLeak(
       [
-        .object(Concurrency.ProfileScreen.self, heldBy: "Task: …ProfileScreen.load()", gap: Gap.holdersBranch),
+        .object(Concurrency.ProfileScreen.self, heldBy: "Task: …ProfileScreen.load()"),
         .also(Concurrency.Session.self, heldBy: "ProfileScreen.session"),
       ],
       onMainActor: {

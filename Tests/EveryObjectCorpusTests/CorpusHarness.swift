@@ -271,9 +271,6 @@ final class WeakBox: @unchecked Sendable {
 
 /// Why the report names no holder for some leaks today (each such expectation says which).
 enum Gap {
-  /// Named once the holders branch (6bf4805: globals, tasks, Dispatch work items and pending
-  /// blocks, Foundation block observers, threads) is merged; main does not have it yet.
-  static let holdersBranch = "named by the holders branch (6bf4805), not on main yet"
   static let queuedBlock = "a block queued with DispatchQueue.async on a suspended queue is not read"
   static let dispatchSource = "a Dispatch source's event handler is not read"
   static let groupNotify = "a DispatchGroup's notify block is not read"

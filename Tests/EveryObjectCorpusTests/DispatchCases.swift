@@ -113,8 +113,7 @@ enum Dispatches {
   func workItemKeptByItsObject() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.ThumbnailCell.self, heldBy: "a Dispatch work item's block…ThumbnailCell.configure(weakly:)",
-        gap: Gap.holdersBranch)
+        Dispatches.ThumbnailCell.self, heldBy: "a Dispatch work item's block…ThumbnailCell.configure(weakly:)")
     ]) {
       let cell = Dispatches.ThumbnailCell()
       let workItem = cell.configure(weakly: false)
@@ -154,8 +153,7 @@ enum Dispatches {
   func asyncAfterKeepsItsObject() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.UsingQueue.self, heldBy: "a Dispatch queue's pending block (asyncAfter)…UsingQueue.enqueue(weakly:)",
-        gap: Gap.holdersBranch)
+        Dispatches.UsingQueue.self, heldBy: "a Dispatch queue's pending block (asyncAfter)…UsingQueue.enqueue(weakly:)")
     ]) {
       let object = Dispatches.UsingQueue()
       object.enqueue(weakly: false)

@@ -143,8 +143,7 @@ enum Foundations {
     try await Corpus.expectLeak([
       .object(
         Foundations.KeyboardAwareScreen.self,
-        heldBy: "a NotificationCenter block observer…KeyboardAwareScreen.viewDidLoad(weakly:)",
-        gap: Gap.holdersBranch)
+        heldBy: "a NotificationCenter block observer…KeyboardAwareScreen.viewDidLoad(weakly:)")
     ]) {
       let screen = Foundations.KeyboardAwareScreen()
       screen.viewDidLoad(weakly: false)
@@ -162,8 +161,7 @@ enum Foundations {
     try await Corpus.expectLeak([
       .object(
         Foundations.DocumentEditor.self,
-        heldBy: "a NotificationCenter block observer…DocumentEditor.open(weakly:)|DocumentEditor.document.events",
-        gap: Gap.holdersBranch),
+        heldBy: "a NotificationCenter block observer…DocumentEditor.open(weakly:)|DocumentEditor.document.events"),
       .also(Foundations.DocumentModel.self, heldBy: "DocumentEditor.document"),
     ]) {
       let editor = Foundations.DocumentEditor()
@@ -203,7 +201,7 @@ enum Foundations {
   func operationsOnASuspendedQueue() async throws {
     try await Corpus.expectLeak([
       .object(
-        Foundations.SyncManager.self, heldBy: "SyncManager.queue|SyncManager.addTask(weakly:)", gap: Gap.holdersBranch)
+        Foundations.SyncManager.self, heldBy: "SyncManager.queue|SyncManager.addTask(weakly:)")
     ]) {
       let manager = Foundations.SyncManager()
       manager.pause()
@@ -242,7 +240,7 @@ enum Foundations {
   @Test("Fails on purpose: a thread's block waits forever and uses its object")
   func threadBlockUsesItsObject() async throws {
     try await Corpus.expectLeak([
-      .object(Foundations.LogWriter.self, heldBy: "Thread…LogWriter.start(weakly:)", gap: Gap.holdersBranch)
+      .object(Foundations.LogWriter.self, heldBy: "Thread…LogWriter.start(weakly:)")
     ]) {
       let writer = Foundations.LogWriter()
       writer.start(weakly: false)

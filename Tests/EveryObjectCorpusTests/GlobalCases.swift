@@ -157,8 +157,7 @@ enum Globals {
 
   @Test("Fails on purpose: a room left in the app-state singleton's delegates")
   func roomLeftInASingletonRegistry() async throws {
-    try await Corpus.expectLeak([.object(Globals.Room.self, heldBy: "AppStateListener.shared", gap: Gap.holdersBranch)])
-    {
+    try await Corpus.expectLeak([.object(Globals.Room.self, heldBy: "AppStateListener.shared")]) {
       let room = Globals.Room()
       room.connect()
       return Leak(room) { [weak room] in room?.cleanUp() }
@@ -174,7 +173,7 @@ enum Globals {
   @Test("Fails on purpose: a listener appended to a static default config")
   func listenerInAStaticConfig() async throws {
     try await Corpus.expectLeak([
-      .object(Globals.ToastPresenter.self, heldBy: "Messages.defaultConfig", gap: Gap.holdersBranch)
+      .object(Globals.ToastPresenter.self, heldBy: "Messages.defaultConfig")
     ]) {
       let presenter = Globals.ToastPresenter()
       presenter.showSavedToast()
@@ -195,8 +194,12 @@ enum Globals {
 
   @Test("Fails on purpose: a child coordinator never removed from the app's coordinator")
   func childCoordinatorNeverRemoved() async throws {
+    // The app made its singleton before this test, as an app does at launch (when the test makes it,
+    // it and what its initialiser made are the singleton's own, not leaks: EveryObjectTraitTests
+    // covers that), so the case does not depend on which test touches it first.
+    _ = Globals.AppCoordinator.main
     try await Corpus.expectLeak([
-      .object(Globals.CheckoutCoordinator.self, heldBy: "AppCoordinator.main", gap: Gap.holdersBranch),
+      .object(Globals.CheckoutCoordinator.self, heldBy: "AppCoordinator.main"),
       .also(Globals.Cart.self, heldBy: "CheckoutCoordinator.cart"),
     ]) {
       let checkout = Globals.AppCoordinator.main.startCheckout()
@@ -216,7 +219,7 @@ enum Globals {
   @Test("Fails on purpose: a static dictionary cache that never evicts")
   func staticDictionaryCache() async throws {
     try await Corpus.expectLeak([
-      .object(Globals.Thumbnail.self, heldBy: "ThumbnailCache.thumbnails", gap: Gap.holdersBranch)
+      .object(Globals.Thumbnail.self, heldBy: "ThumbnailCache.thumbnails")
     ]) {
       let url = URL(string: "https://example.com/cover.png")!
       let thumbnail = Globals.Thumbnail(url: url)

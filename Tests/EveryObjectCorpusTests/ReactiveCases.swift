@@ -291,6 +291,10 @@ enum Reactive {
 
   @Test("Fails on purpose: an observer of a singleton's property uses its screen")
   func singletonPropertyObserverUsesItsScreen() async throws {
+    // The app made its singleton before this test, as an app does at launch (when the test makes it,
+    // it and what its initialiser made are the singleton's own, not leaks: EveryObjectTraitTests
+    // covers that), so the case does not depend on which test touches it first.
+    _ = Reactive.AccountSingleton.instance
     try await Corpus.expectLeak([
       .object(Reactive.AccountScreen.self, heldBy: "AccountSingleton.instance", gap: Gap.genericClass),
       .also(Reactive.DisposeBag.self, heldBy: "AccountScreen.bag"),
@@ -307,9 +311,14 @@ enum Reactive {
 
   @Test("Fails on purpose: a completed subscription's disposable kept in the app's composite")
   func disposableKeptInALongLivedComposite() async throws {
+    // The app made its singleton before this test, as an app does at launch (when the test makes it,
+    // it and what its initialiser made are the singleton's own, not leaks: EveryObjectTraitTests
+    // covers that), so the case does not depend on which test touches it first.
+    _ = Reactive.TacoViewModel.app
     try await Corpus.expectLeak([
-      .object(Reactive.TacoScreen.self, heldBy: "TacoViewModel.app", gap: Gap.holdersBranch),
-      .also(Reactive.DisposeBag.self, heldBy: "TacoScreen.bag"),
+      // The leak is the subscription's disposable, which the app-wide view model's composite
+      // (made by its initialiser, so the singleton's own) keeps; the disposable holds the screen.
+      .object(Reactive.Disposable.self, heldBy: "the global Reactive.TacoViewModel.app, through")
     ]) {
       let screen = Reactive.TacoScreen()
       screen.loadTaco()

@@ -193,7 +193,7 @@ enum Subtle {
     let reporting = Mutex<Task<Void, Never>?>(nil)
     try await Corpus.expectLeak([
       .object(Subtle.RequestContext.self, heldBy: "Task", gap: Gap.taskLocal),
-      .also(Subtle.MetricsReporter.self, heldBy: "Task: …MetricsReporter.startReporting()", gap: Gap.holdersBranch),
+      .also(Subtle.MetricsReporter.self, heldBy: "Task: …MetricsReporter.startReporting()"),
     ]) {
       let context = Subtle.RequestContext(requestID: 7)
       let reporter = Subtle.MetricsReporter()

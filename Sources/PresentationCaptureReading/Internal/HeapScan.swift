@@ -58,6 +58,9 @@
   enum HeapScan {
     struct Result {
       var holders: [String] = []
+      /// The global or static variable whose own storage holds the object, when one does (not
+      /// through a collection or another object): `Registry.shared`.
+      var directGlobal: String?
       /// Bytes read through `/proc/self/mem` (the memory is read once for all the objects of one
       /// scan: the first object's result counts it).
       var scannedBytes = 0
@@ -84,6 +87,31 @@
       case .glibc: return "glibc"
       case .sanitizer(_, _, let isAddressSanitizer): return isAddressSanitizer ? "AddressSanitizer" : "ThreadSanitizer"
       }
+    }
+
+    /// For each of `targets`, the Swift global or static variable whose own storage holds it (its
+    /// symbol starts at the word, and its type owns a reference), from a read of the loaded images'
+    /// writable segments only: cheap (no allocator memory is read), so it runs wherever
+    /// `/proc/self/mem` is readable, under the sanitizers too.
+    static func directGlobals(of targets: [UnsafeRawPointer]) -> [String?] {
+      guard ProcessMemory.isReadable, !targets.isEmpty else { return targets.map { _ in nil } }
+      let map = MemoryMap.current()
+      let images = LoadedImage.all(in: map)
+      let words = WordSearch(ranges: images.flatMap(\.writableSegments), budget: mostBytes)
+      var names = [String?](repeating: nil, count: targets.count)
+      for hit in words.hits(of: targets.map { UInt(bitPattern: $0) }, budget: mostBytes) where names[hit.target] == nil
+      {
+        guard let image = images.first(where: { $0.writableSegments.contains { $0.contains(hit.address) } }),
+          let symbol = ImageSymbols.symbol(at: hit.address, in: image), symbol.address == hit.address,
+          symbol.name.hasPrefix("$s"), let full = Demangler.full(symbol.name), !HolderSearch.isHarness(full),
+          let typeStart = full.firstRange(of: " : ")
+        else { continue }
+        let type = full[typeStart.upperBound...]
+        let nonOwning = ["weak ", "unowned", "Swift.Unsafe", "Swift.ObjectIdentifier", "Swift.Unmanaged"]
+        guard !nonOwning.contains(where: { type.hasPrefix($0) }) else { continue }
+        names[hit.target] = HeapMemory.cleanedFunctionName(Demangler.simplified(symbol.name) ?? full).name
+      }
+      return names
     }
 
     /// The holders of each of `targets`, from one read of the memory.
@@ -279,8 +307,8 @@
 
     func result(maximumHolders: Int) -> HeapScan.Result {
       HeapScan.Result(
-        holders: HolderWording.holders(of: self, maximumHolders: maximumHolders), hits: hits, rejectedHits: rejected,
-        passes: passes)
+        holders: HolderWording.holders(of: self, maximumHolders: maximumHolders),
+        directGlobal: HolderWording.directGlobal(in: self), hits: hits, rejectedHits: rejected, passes: passes)
     }
 
     func functionName(at address: UInt) -> FunctionName? { memory.functionName(at: address) }

@@ -38,6 +38,14 @@
         .filter { seen.insert($0).inserted }.prefix(maximumHolders).map { $0 }
     }
 
+    /// The global or static variable whose own storage holds the survivor (index 0), if one does.
+    static func directGlobal(in search: HolderSearch) -> String? {
+      for entry in search.entries.dropFirst() where entry.child == 0 {
+        if case .global(let name) = entry.node.kind { return name }
+      }
+      return nil
+    }
+
     /// `index`, the node it holds, and so on down to the survivor (index 0).
     private static func chain(from index: Int, in entries: [HolderSearch.Entry]) -> [Int] {
       var chain: [Int] = []

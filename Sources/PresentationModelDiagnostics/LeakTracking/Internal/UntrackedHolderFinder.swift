@@ -63,9 +63,15 @@ package enum UntrackedHolderFinder {
   /// The lines for each of `objects`, in order, from one read of the heap (which is most of a
   /// scan's cost): a report's unexplained survivors share it.
   package static func paths(to objects: [AnyObject]) -> [[String]] {
+    scan(objects).map(\.holders)
+  }
+
+  /// For each of `objects`, in order, its holders' lines and the global or static variable whose
+  /// own storage holds it, if one does; from one read of the heap.
+  static func scan(_ objects: [AnyObject]) -> [(holders: [String], directGlobal: String?)] {
     guard !objects.isEmpty, let reports = CaptureScanner.scanHeap(forHoldersOf: objects) else {
-      return objects.map { _ in [] }
+      return objects.map { _ in ([], nil) }
     }
-    return reports.map(\.holders)
+    return reports.map { ($0.holders, $0.directGlobal) }
   }
 }
