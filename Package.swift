@@ -31,7 +31,10 @@ let package = Package(
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel", "PresentationModelDiagnostics"]),
     .executableTarget(
       name: "presentation-bench",
-      dependencies: ["PresentationModel", "PresentationModelTesting", "PresentationCaptureReading"]),
+      dependencies: [
+        "PresentationModel", "PresentationModelTesting", "PresentationCaptureReading", "PresentationModelDiagnostics",
+        "PresentationAllocationTracking",
+      ]),
     // What the test targets share (locked logs and boxes, the seeded generator, thread runners): not a
     // product, so no outside package can depend on it.
     .target(name: "PresentationTestSupport", dependencies: ["PresentationModel"], path: "Tests/Support"),
@@ -48,6 +51,10 @@ let package = Package(
       name: "PresentationModelDiagnosticsTests",
       dependencies: ["PresentationModelDiagnostics", "PresentationAllocationTracking", "PresentationTestSupport"]),
     .testTarget(name: "PresentationModelTestingTests", dependencies: ["PresentationModelTesting"]),
+    // Leaks from other projects' tests and articles, written with nothing annotated, each with a
+    // correct twin, under the leak trait's every-object level.
+    .testTarget(
+      name: "EveryObjectCorpusTests", dependencies: ["PresentationModel", "PresentationModelTesting"]),
     // The four example scenarios, built on the public API only.
     .target(name: "TouchTrackerExample", dependencies: ["PresentationModel"], path: "Sources/Examples/TouchTracker"),
     .target(name: "SettingsMenuExample", dependencies: ["PresentationModel"], path: "Sources/Examples/SettingsMenu"),

@@ -60,6 +60,10 @@ extern pat_allocate_function pat_previous_allocate;
 /// The allocation hook (Tracking.c).
 void *pat_allocation_hook(const void *metadata, size_t size, size_t alignment_mask);
 
+/// Lets scopes have an owner thread that records without their lock, when `membarrier` works here
+/// (Tracking.c); called by install before the hook is published.
+void pat_allow_owners(void);
+
 /// Whether Tracking.c may open scopes (set by a successful install, cleared by `pat_disable`).
 extern _Atomic int pat_tracking_enabled;
 

@@ -550,6 +550,7 @@ static int pat_install_once(const void *task_local_key, uintptr_t tagged, void *
     return 0;
   }
 
+  pat_allow_owners();
   // Install the hook: whatever the pointer holds is what the hook calls.
   pat_allocate_function current = atomic_load(runtime.allocate_pointer);
   do {

@@ -144,41 +144,86 @@ package enum CaptureScanner {
     #endif
   }
 
-  /// Whether ``scanHeap(forHoldersOf:maximumHolders:)`` can run in this process.
+  /// Whether ``scanHeap(forHoldersOf:maximumHolders:)`` can run in this process: Linux with
+  /// glibc's allocator, or under AddressSanitizer or ThreadSanitizer (through their allocator's
+  /// interface), and a readable `/proc/self/mem`.
   package static var heapScanIsAvailable: Bool {
     #if os(Linux) && canImport(Glibc)
-      HeapScan.allocatorIsGlibc
+      HeapScan.isAvailable
     #else
       false
     #endif
   }
 
-  /// What a heap scan for untracked holders found, and what it cost.
-  package struct HeapScanReport: Sendable {
-    /// `Cache.entry`, `Cache.items[2]`: objects nobody tracked whose strong stored property holds
-    /// the object.
-    package var holders: [String]
-    package var scannedBytes: Int
-    /// Words equal to the object's address, and how many of them were not a validated property.
-    package var hits: Int
-    package var rejectedHits: Int
+  /// Whose allocator the heap scan reads: `glibc`, `AddressSanitizer` or `ThreadSanitizer`;
+  /// `nil` where it cannot run.
+  package static var heapScanAllocator: String? {
+    #if os(Linux) && canImport(Glibc)
+      HeapScan.allocatorName
+    #else
+      nil
+    #endif
   }
 
-  /// Scans the process's writable anonymous memory for strong stored properties that hold
-  /// `target`, for a holder nobody tracked (see `HeapScan` for how each hit is validated). `nil`
-  /// where the platform does not allow it (only Linux with glibc's allocator does: not under a
-  /// sanitizer, whose allocator replaces it; ``heapScanIsAvailable``). Costs a read of the whole
-  /// heap: call it only when a cheaper walk found nothing.
+  /// What a heap scan for untracked holders found, and what it cost.
+  package struct HeapScanReport: Sendable {
+    /// One line per holder, from what names the chain down to the object:
+    /// `the global Registry.shared, through Registry.listeners[0]`,
+    /// `a Dispatch work item's block: closure #1 in Poller.start()`, `an untracked Cache.entry`.
+    package var holders: [String]
+    /// The global or static variable whose own storage holds the object, when one does:
+    /// `Registry.shared` (a lazily made singleton), not a collection or an object a global holds.
+    package var directGlobal: String?
+    /// Bytes of memory read, in all passes.
+    package var scannedBytes: Int
+    /// Words equal to the address of the object or of one of its holders, and how many of them
+    /// were not a proved holder.
+    package var hits: Int
+    package var rejectedHits: Int
+    /// How many searches of the memory read (one per step up the chains).
+    package var passes: Int
+    /// How long the scan took.
+    package var duration: Duration
+  }
+
+  /// Scans the process's heap and globals for what holds `target`, climbing from each proved
+  /// holder to its own holders until something names the chain: a global or static variable, a
+  /// `DispatchWorkItem`, a pending `asyncAfter` block, a task, Foundation's block observer, a
+  /// recursive closure (see `HeapScan` for what is proved and what stays unnamed). `nil` where the
+  /// platform does not allow it (``heapScanIsAvailable``). Reads the allocator's memory once, then
+  /// searches the copy up to seven times: call it only when a cheaper walk found nothing.
   package static func scanHeap(forHoldersOf target: AnyObject, maximumHolders: Int = 3) -> HeapScanReport? {
+    scanHeap(forHoldersOf: [target], maximumHolders: maximumHolders)?.first
+  }
+
+  /// ``scanHeap(forHoldersOf:maximumHolders:)`` for several objects, from one read of the memory:
+  /// one report per object, in order.
+  package static func scanHeap(forHoldersOf targets: [AnyObject], maximumHolders: Int = 3) -> [HeapScanReport]? {
     #if os(Linux) && canImport(Glibc)
       guard heapScanIsAvailable else { return nil }
-      let address = UnsafeRawPointer(Unmanaged.passUnretained(target).toOpaque())
-      let result = HeapScan.holders(of: address, maximumHolders: maximumHolders)
-      return HeapScanReport(
-        holders: result.holders.map(\.path), scannedBytes: result.scannedBytes, hits: result.hits,
-        rejectedHits: result.rejectedHits)
+      let addresses = targets.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+      let results = withExtendedLifetime(targets) { HeapScan.holders(of: addresses, maximumHolders: maximumHolders) }
+      return results.map { result in
+        HeapScanReport(
+          holders: result.holders, directGlobal: result.directGlobal, scannedBytes: result.scannedBytes,
+          hits: result.hits,
+          rejectedHits: result.rejectedHits, passes: result.passes, duration: result.duration)
+      }
     #else
       return nil
+    #endif
+  }
+
+  /// For each of `objects`, in order, the Swift global or static variable whose own storage holds
+  /// it (`Registry.shared`: a lazily made singleton), or `nil`; not one holding it through a
+  /// collection or another object. Reads only the loaded images' writable segments, so it is cheap
+  /// and runs under the sanitizers too; `nil` for all where memory cannot be read (Apple platforms).
+  package static func globalsHoldingDirectly(_ objects: [AnyObject]) -> [String?] {
+    #if os(Linux) && canImport(Glibc)
+      let addresses = objects.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+      return withExtendedLifetime(objects) { HeapScan.directGlobals(of: addresses) }
+    #else
+      return objects.map { _ in nil }
     #endif
   }
 

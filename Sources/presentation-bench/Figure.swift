@@ -14,6 +14,11 @@ enum Figure: Hashable, Sendable, CustomStringConvertible {
   case mainActorPost(MainActorCases.Contender, observers: Int)
   /// One main-actor registration then its end, next to one standing observer.
   case mainActorObserveThenCancel
+  /// One allocation (and release) of an instance of a class that counts, with every-object
+  /// tracking in the given state (`EveryObjectCases`).
+  case everyObjectAllocation(EveryObjectCases.State)
+  /// One retain + release pair through the runtime's entry points (`EveryObjectCases`).
+  case everyObjectRetainRelease(EveryObjectCases.State)
 
   var description: String {
     switch self {
@@ -22,6 +27,8 @@ enum Figure: Hashable, Sendable, CustomStringConvertible {
     case .cancelAmong(let population): "cancel.among.\(population)"
     case .mainActorPost(let contender, let observers): "mainActor.post.\(contender.rawValue).\(observers)"
     case .mainActorObserveThenCancel: "mainActor.observeThenCancel"
+    case .everyObjectAllocation(let state): "everyObject.allocation.\(state.rawValue)"
+    case .everyObjectRetainRelease(let state): "everyObject.retainRelease.\(state.rawValue)"
     }
   }
 
@@ -46,6 +53,13 @@ enum Figure: Hashable, Sendable, CustomStringConvertible {
         let observers = Int(parts[3])
       else { return nil }
       self = .mainActorPost(contender, observers: observers)
+    case "everyObject":
+      guard parts.count == 3, let state = EveryObjectCases.State(rawValue: parts[2]) else { return nil }
+      switch parts[1] {
+      case "allocation": self = .everyObjectAllocation(state)
+      case "retainRelease": self = .everyObjectRetainRelease(state)
+      default: return nil
+      }
     default:
       return nil
     }

@@ -13,6 +13,10 @@ enum InstructionBudget {
     case observeOnMainActorPost100VersusFloor
     case bytesPerTokenRegistration
     case noAllocationsPerPost
+    case everyObjectInstalledAllocation
+    case everyObjectInstalledRetainRelease
+    case everyObjectTrackedAllocation
+    case everyObjectMillionObjectsTime
   }
 
   /// The rules `presentation-bench --instructions --enforce` fails on, and so the rules CI
@@ -28,6 +32,9 @@ enum InstructionBudget {
     .mainActorTokenPost100VersusFloor,
     .mainActorTokenPost1000VersusFloor,
     .observeOnMainActorPost100VersusFloor,
+    .everyObjectInstalledAllocation,
+    .everyObjectInstalledRetainRelease,
+    .everyObjectTrackedAllocation,
   ]
 
   struct Row: Codable, Sendable {
@@ -48,7 +55,9 @@ enum InstructionBudget {
     var ratioToLimit: Double? { limit > 0 ? measured.map { $0 / limit } : nil }
   }
 
-  static func rows(counts: [Figure: InstructionCounter.Count], bytes: [Contender: Double]) -> [Row] {
+  static func rows(
+    counts: [Figure: InstructionCounter.Count], bytes: [Contender: Double], everyObjectTimes: EveryObjectCases.Times?
+  ) -> [Row] {
     func instructions(_ figure: Figure) -> Double? { counts[figure]?.instructions }
     func ratio(_ numerator: Figure, _ denominator: Figure) -> Double? {
       guard let top = instructions(numerator), let bottom = instructions(denominator), bottom > 0 else { return nil }
@@ -115,6 +124,22 @@ enum InstructionBudget {
         row(
           rule, "heap allocations per post, token, owner-bound, main-actor (both centers)", mostAllocationsPerPost, 0,
           "")
+      case .everyObjectInstalledAllocation:
+        row(
+          rule, "every-object tracking installed, no scope asking: instructions added per allocation",
+          EveryObjectCases.measured(rule, counts: counts, times: everyObjectTimes), 40, "")
+      case .everyObjectInstalledRetainRelease:
+        row(
+          rule, "every-object tracking installed: instructions added per retain + release pair",
+          EveryObjectCases.measured(rule, counts: counts, times: everyObjectTimes), 30, "")
+      case .everyObjectTrackedAllocation:
+        row(
+          rule, "every-object tracking, a scope asking: instructions added per tracked allocation",
+          EveryObjectCases.measured(rule, counts: counts, times: everyObjectTimes), 300, "")
+      case .everyObjectMillionObjectsTime:
+        row(
+          rule, "every-object tracking: 1,000,000 objects made and freed in a scope ÷ untracked, CPU time",
+          EveryObjectCases.measured(rule, counts: counts, times: everyObjectTimes), 2, "×", note: "reported, timed")
       }
     }
   }

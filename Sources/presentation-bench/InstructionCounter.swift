@@ -41,6 +41,7 @@ enum InstructionCounter {
     switch figure {
     case .post(_, let observers), .mainActorPost(_, let observers): Swift.max(8, 4_000 / Swift.max(observers, 1))
     case .observeThenCancel, .cancelAmong, .mainActorObserveThenCancel: 1_000
+    case .everyObjectAllocation, .everyObjectRetainRelease: EveryObjectCases.iterations
     }
   }
 

@@ -69,6 +69,7 @@ enum InstructionReport {
     table("INSTRUCTIONS PER OPERATION (a post: all observers together)") { $0.instructions }
     table("HEAP ALLOCATIONS PER OPERATION") { $0.allocations }
 
+    lines.append(contentsOf: EveryObjectCases.reportLines(result.counts, times: result.everyObjectTimes))
     lines.append("BYTES PER REGISTRATION (glibc in-use bytes over 100,000 registrations)")
     for contender in Contender.allCases {
       guard let bytes = result.bytesPerRegistration[contender] else { continue }

@@ -9,6 +9,8 @@ struct InstructionResult: Codable, Sendable {
   var counts: [Figure: InstructionCounter.Count] = [:]
   /// Heap bytes per registration, by contender (glibc, in this process, not under valgrind).
   var bytesPerRegistration: [Contender: Double] = [:]
+  /// 1,000,000 objects made and freed, timed in a child process (``EveryObjectCases``).
+  var everyObjectTimes: EveryObjectCases.Times?
   var budget: [InstructionBudget.Row] = []
   /// Figures that could not be produced; the run exits non-zero when this is not empty.
   var missing: [String] = []
@@ -31,10 +33,11 @@ struct InstructionRun {
       return [Contender.floor, .ours, .oursOwnerBound, .oursMainActor].flatMap { contender in
         observerCounts.map { Figure.post(contender, observers: $0) }
       } + [.observeThenCancel(.ours), .observeThenCancel(.foundationClassic)] + mainActorFigures
+        + EveryObjectCases.figures
     }
     return Contender.allCases.flatMap { contender in
       observerCounts.map { Figure.post(contender, observers: $0) } + [.observeThenCancel(contender)]
-    } + mainActorFigures
+    } + mainActorFigures + EveryObjectCases.figures
   }
 
   /// `MainActorNotificationCenter`'s token post next to the main-actor floor, at the counts the
@@ -74,7 +77,13 @@ struct InstructionRun {
     } else {
       result.missing.append("bytes per registration: needs glibc's malloc_stats")
     }
-    result.budget = InstructionBudget.rows(counts: result.counts, bytes: result.bytesPerRegistration)
+    progress("every-object tracking: 1,000,000 objects made and freed, timed")
+    switch EveryObjectCases.times() {
+    case .success(let times): result.everyObjectTimes = times
+    case .failure(let failure): result.missing.append("every-object tracking, 1,000,000 objects: \(failure)")
+    }
+    result.budget = InstructionBudget.rows(
+      counts: result.counts, bytes: result.bytesPerRegistration, everyObjectTimes: result.everyObjectTimes)
     return result
   }
 }

@@ -92,6 +92,10 @@ enum WorkloadChild {
       _ = timedCase.runBatch(warmUpIterations)
       InstructionRegion.measure { _ = timedCase.runBatch(iterations) }
       withExtendedLifetime(timedCase) {}
+    case .everyObjectAllocation(let state):
+      EveryObjectCases.runAllocation(state, iterations: iterations)
+    case .everyObjectRetainRelease(let state):
+      EveryObjectCases.runRetainRelease(state, iterations: iterations)
     case .cancelAmong:
       FileHandle.standardError.write(Data("\(figure) has no valgrind workload\n".utf8))
       exit(64)

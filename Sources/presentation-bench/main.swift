@@ -15,6 +15,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == WorkloadChild.flag {
   WorkloadChild.run(Array(arguments.dropFirst()))
 }
+if arguments.first == EveryObjectCases.timingFlag {
+  EveryObjectCases.runTimingChild(Array(arguments.dropFirst()))
+}
 if arguments.first == "--count-main-actor-allocations" {
   MainActorCases.runAllocationChild(Array(arguments.dropFirst()))
 }

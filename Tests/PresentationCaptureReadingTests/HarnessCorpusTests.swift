@@ -45,10 +45,26 @@ import Testing
     case .path(let path):
       #expect(paths.contains(path), "\(report)")
     case .handler, .missed:
+      // The walk's blind spots: the heap scan names what it can (and nothing else).
       #expect(report.hasLeaks)
-      #expect(paths.isEmpty, "\(report)")
+      let scanned =
+        UntrackedHolderFinder.isAvailable && UntrackedHolderFinder.isEnabled ? Self.heapScanHolders[leak.name] : nil
+      #expect(paths == (scanned.map { [$0] } ?? []), "\(report)")
     }
   }
+
+  /// What the heap scan names for the walk's blind spots among the harness cases (Linux, where it
+  /// is on: not under ThreadSanitizer unless asked). A
+  /// Foundation `Timer`'s block stays unnamed: swift-corelibs-foundation keeps it in a
+  /// CoreFoundation run loop timer, C memory whose layout the scan does not read.
+  static let heapScanHolders = [
+    "a DispatchWorkItem kept by the object its block uses":
+      "a Dispatch work item's block: closure #1 in closure #11 in variable initialization expression of static "
+      + "LeakCorpusTests.articleCases",
+    "a NotificationCenter block observer kept by the object it uses":
+      "a NotificationCenter block observer for LeakCorpusTests.Refresh: closure #1 in closure #12 in variable "
+      + "initialization expression of static LeakCorpusTests.articleCases",
+  ]
 
   @Test(arguments: harnessCases)
   func theTwinDoesNotLeak(_ leak: LeakCorpusTests.Case) {

@@ -7,6 +7,11 @@ import Testing
 /// should be a pack"), and a captured struct whose `unowned let` outlived its object made `Mirror`
 /// trap ("Attempted to read an unowned reference"). On the code before the fix the first and third
 /// tests abort the test process, and the weak and unowned cases of the fourth fail.
+///
+/// The weak and unowned cases run in a child process (an exit test), so that a walk that crashes on
+/// them fails that test by name: with `weak` fields no longer recognised as reference storage
+/// (`Xw`), the walk read a weak reference as a strong one, dereferenced its side-table entry, and
+/// the whole test process died of SIGSEGV, with no test recorded as failed (issue 29).
 @Suite struct MetadataSafetyTests {
   final class Model: Sendable {}
   final class Unrelated: Sendable {}
@@ -46,7 +51,7 @@ import Testing
     return { _ = (repeat each values) }
   }
 
-  private func paths(in value: Any, to model: Model) -> [String] {
+  private static func paths(in value: Any, to model: Model) -> [String] {
     let result = CaptureScanner.scan(value, for: [ObjectIdentifier(model)], followObjects: false)
     return result.paths.values.map(CaptureScanner.describe)
   }
@@ -67,40 +72,46 @@ import Testing
   @Test func findsATargetCapturedBeforeAParameterPack() {
     guard CaptureScanner.isAvailable else { return }
     let model = Model()
-    #expect(paths(in: closure(capturing: model, 1, Unrelated()), to: model) == ["captures it"])
+    #expect(Self.paths(in: closure(capturing: model, 1, Unrelated()), to: model) == ["captures it"])
   }
 
-  @Test func skipsAnUnownedStoredPropertyWhoseObjectIsGoneWithoutReadingIt() {
+  @Test func skipsAnUnownedStoredPropertyWhoseObjectIsGoneWithoutReadingIt() async {
     guard CaptureScanner.isAvailable else { return }
-    let model = Model()
-    var holder: HoldsUnowned?
-    do {
-      let gone = Model()
-      holder = HoldsUnowned(model: gone)
+    await #expect(processExitsWith: .success, crashed("a struct with an unowned field whose object is gone")) {
+      let model = Model()
+      var holder: HoldsUnowned?
+      do {
+        let gone = Model()
+        holder = HoldsUnowned(model: gone)
+      }
+      let dangling = holder
+      let handler: @Sendable () -> Void = { _ = (dangling, 1) }
+      let paths = Self.paths(in: handler, to: model)
+      #expect(paths.isEmpty, "a struct with an unowned field whose object is gone: reported \(paths)")
     }
-    let dangling = holder
-    let handler: @Sendable () -> Void = { _ = (dangling, 1) }
-    #expect(paths(in: handler, to: model).isEmpty)
   }
 
   @Test(arguments: ["weak", "unowned", "unowned(unsafe)"])
-  func doesNotReportAStructThatHoldsTheTargetWithoutOwningIt(_ ownership: String) {
+  func doesNotReportAStructThatHoldsTheTargetWithoutOwningIt(_ ownership: String) async {
     guard CaptureScanner.isAvailable else { return }
-    let model = Model()
-    let handler: @Sendable () -> Void
-    switch ownership {
-    case "weak":
-      let holder = HoldsWeak(model: model)
-      handler = { _ = holder }
-    case "unowned":
-      let holder = HoldsUnowned(model: model)
-      handler = { _ = holder }
-    default:
-      let holder = HoldsUnownedUnsafe(model: model)
-      handler = { _ = holder }
+    await #expect(processExitsWith: .success, crashed("a struct with a \(ownership) field")) { [ownership] in
+      let model = Model()
+      let handler: @Sendable () -> Void
+      switch ownership {
+      case "weak":
+        let holder = HoldsWeak(model: model)
+        handler = { _ = holder }
+      case "unowned":
+        let holder = HoldsUnowned(model: model)
+        handler = { _ = holder }
+      default:
+        let holder = HoldsUnownedUnsafe(model: model)
+        handler = { _ = holder }
+      }
+      let paths = Self.paths(in: handler, to: model)
+      #expect(paths.isEmpty, "a struct with a \(ownership) field: reported \(paths)")
+      withExtendedLifetime(model) {}
     }
-    #expect(paths(in: handler, to: model).isEmpty, "\(ownership)")
-    withExtendedLifetime(model) {}
   }
 
   @Test func namesTheTargetInAGenericStructsField() {
@@ -108,7 +119,7 @@ import Testing
     let model = Model()
     let wrapped = Generic(value: Pair(model: model, count: 1), count: 2)
     let handler: @Sendable () -> Void = { _ = wrapped }
-    #expect(paths(in: handler, to: model) == ["captures it through Generic<Pair>.value → Pair.model"])
+    #expect(Self.paths(in: handler, to: model) == ["captures it through Generic<Pair>.value → Pair.model"])
   }
 
   @Test func namesTheTargetInAStructHeldStrongly() {
@@ -116,8 +127,13 @@ import Testing
     let model = Model()
     let pair = Pair(model: model, count: 1)
     let handler: @Sendable () -> Void = { _ = pair }
-    #expect(paths(in: handler, to: model) == ["captures it through Pair.model"])
+    #expect(Self.paths(in: handler, to: model) == ["captures it through Pair.model"])
   }
+}
+
+/// What a child process walking `what` that did not exit normally means.
+func crashed(_ what: String) -> Comment {
+  "the walk of \(what) ended its process (a weak or unowned reference read as a strong one?)"
 }
 
 /// Collections skipped whole because their elements cannot hold a reference, and the wrappers that

@@ -201,10 +201,16 @@ import Testing
     #expect(run.status == 0)
     let lines = run.output.split(separator: "\n")
     #expect(!lines.contains { $0.contains("opacity") && !$0.contains("faded out") })
-    let fades = lines.filter { $0.contains("faded out") }.map { String($0) }
+    // The step count is not checked: a fade on the real main queue applies the steps already due at
+    // once when a step runs late (a loaded machine ran 2 of 4 for one widget), so it ends on time.
+    let fades = lines.filter { $0.contains("faded out") }.map { line in
+      (1...4).reduce(String(line)) { text, count in
+        text.replacingOccurrences(of: "in \(count) step\(count == 1 ? "" : "s") ", with: "in … steps ")
+      }
+    }
     #expect(
       fades.sorted()
-        == ["a", "b", "sum"].map { "  widget of '\($0)' faded out in 4 steps (opacity 0.00) and was disposed" })
+        == ["a", "b", "sum"].map { "  widget of '\($0)' faded out in … steps (opacity 0.00) and was disposed" })
   }
 
   /// The real program with `--leak`: the deleted widget that lives on and the widget still on the

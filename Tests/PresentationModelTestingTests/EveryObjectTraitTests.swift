@@ -153,6 +153,47 @@ import Testing
     }
   }
 
+  /// A singleton made lazily, with a part its initialiser makes: each touched by one test only, so
+  /// that test is the one that makes it.
+  final class Preferences: @unchecked Sendable {
+    // @unchecked Sendable: immutable.
+    static let shared = Preferences()
+    let defaults = Row()
+  }
+
+  final class Registry: @unchecked Sendable {
+    // @unchecked Sendable: `listeners` is touched by one test only, on one task.
+    static let shared = Registry()
+    let cache = Row()
+    var listeners: [Document] = []
+  }
+
+  /// A singleton first touched in a test, and what its initialiser made, are not leaks: a global
+  /// holds it directly, as it will for the process's life.
+  @Test(.detectsLeaks(.everyObject)) func aSingletonFirstMadeInATestIsNotALeak() {
+    _ = Preferences.shared.defaults
+  }
+
+  /// What a test hands a singleton it made is a leak, named through the singleton's global (the
+  /// listener is allocated after the singleton's initialiser returned, in a shallower frame).
+  @Test("Fails on purpose: what a test hands a singleton made in it is a leak")
+  func whatATestHandsASingletonIsALeak() async throws {
+    let issues = Mutex<[String]>([])
+    try await withKnownIssue {
+      try await Self.runInTraitScope {
+        Registry.shared.listeners.append(Document())
+      }
+    } matching: { issue in
+      issues.withLock { $0.append(Self.message(of: issue)) }
+      return Self.message(of: issue).contains(
+        "Leaked PresentationModelTestingTests.EveryObjectTraitTests.Document, made in this test")
+        && Self.message(of: issue).contains(
+          "- the global EveryObjectTraitTests.Registry.shared, through Registry.listeners[0]")
+    }
+    #expect(
+      issues.withLock { $0.count } == 1, "the singleton and its cache are not reported: \(issues.withLock { $0 })")
+  }
+
   @Test("Fails on purpose: an every-object leak can be expected")
   func anEveryObjectLeakCanBeExpected() async throws {
     try await Self.runInTraitScope(expecting: .leaks(of: [Ignored.self])) {

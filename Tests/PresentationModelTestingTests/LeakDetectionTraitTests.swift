@@ -4,13 +4,13 @@ import Testing
 @Suite struct LeakDetectionTraitTests {
   private struct BodyFailed: Error {}
 
-  private static func messages(of issue: Issue) -> String {
+  static func messages(of issue: Issue) -> String {
     issue.comments.map(\.rawValue).joined(separator: "\n")
   }
 
   /// Runs `body` inside the trait's scope exactly as the testing library does for
   /// `@Test(.detectsLeaks)`, so the issues the trait records can be caught with `withKnownIssue`.
-  private static func runInTraitScope(
+  static func runInTraitScope(
     timeout: Duration = .milliseconds(50), _ body: @escaping @Sendable () async throws -> Void
   ) async throws {
     let test = try #require(Test.current)

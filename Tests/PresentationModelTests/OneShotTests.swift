@@ -126,21 +126,34 @@ import Testing
 private func postFromThreadsReleasedTogether(
   threads: Int, to centers: [TypedNotificationCenter], afterEachPost: @escaping @Sendable (Int) -> Void = { _ in }
 ) async {
+  await postFromThreadsReleasedTogether(threads: threads, rounds: centers.count, afterEachPost: afterEachPost) {
+    round in centers[round].post(Counted(value: round))
+  }
+}
+
+/// Starts `threads` threads that each call `post` once per round, `rounds` rounds in turn (then call
+/// `afterEachPost` with the round), and waits for them. A spin barrier per round releases them
+/// together: everyone posts as soon as the last has arrived.
+func postFromThreadsReleasedTogether(
+  threads: Int, rounds: Int, eachThreadFirst: @escaping @Sendable (_ thread: Int) -> Void = { _ in },
+  afterEachPost: @escaping @Sendable (Int) -> Void = { _ in }, post: @escaping @Sendable (_ round: Int) -> Void
+) async {
   // Awaited, not waited for: blocking one of the few cooperative threads for seconds would starve
   // the tests running alongside.
   let arrivals = Atomic<Int>(0)
-  await runOnThreads(threads, named: "one-shot") { _ in
-    for (round, center) in centers.enumerated() {
+  await runOnThreads(threads, named: "one-shot") { thread in
+    eachThreadFirst(thread)
+    for round in 0..<rounds {
       arrivals.add(1, ordering: .acquiringAndReleasing)
       while arrivals.load(ordering: .acquiring) < threads * (round + 1) { sched_yield() }
-      center.post(Counted(value: round))
+      post(round)
       afterEachPost(round)
     }
   }
 }
 
 /// Expects every one-shot's call count to be 1, saying how many were not and the worst count.
-private func expectEachCalledOnce(_ calls: [Int], sourceLocation: SourceLocation = #_sourceLocation) {
+func expectEachCalledOnce(_ calls: [Int], sourceLocation: SourceLocation = #_sourceLocation) {
   let wrong = calls.count(where: { $0 != 1 })
   #expect(
     wrong == 0, "\(wrong) of \(calls.count) one-shots were not called exactly once (max \(calls.max() ?? 0) calls)",

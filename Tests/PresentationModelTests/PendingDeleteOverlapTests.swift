@@ -183,6 +183,45 @@ import Testing
     #expect(scheduler.pendingCount == 0)
   }
 
+  /// A widget whose own opacity setter cancels its fade mid-fade (a drag that picks it up again),
+  /// and, with `restart`, deletes it again at once (dropped back in the trash): the step that set
+  /// the opacity must end with the cancelled fade, so the widget is disposed once, by the new fade,
+  /// or, without the restart, never. With the cancel no longer marking the fade cancelled, the old
+  /// fade went on after its setter returned and the widget was disposed twice (once when not
+  /// restarted); the other tests cancel from outside a step, or re-delete from completions only,
+  /// and passed (issue 29).
+  @Test(arguments: [true, false])
+  func cancelFromTheWidgetsOwnOpacitySetterEndsThatFade(restart: Bool) {
+    let pendingDelete = makePendingDelete()
+    let widget = RecordingWidget()
+    var cancelled = false
+    widget.onOpacityChange = { widget in
+      // At the second step (50 ms); the restored opacity sets it again, and is let through.
+      guard !cancelled, widget.opacity == 0.5 else { return }
+      cancelled = true
+      #expect(pendingDelete.cancel(widget))
+      if restart { pendingDelete.fadeOutAndDispose(widget, completion: self.outcomes.completion("restarted")) }
+    }
+    pendingDelete.fadeOutAndDispose(widget, completion: outcomes.completion("first"))
+    scheduler.advance(by: .milliseconds(50))
+    #expect(cancelled)
+    #expect(widget.opacity == 1, "the cancel restored the starting opacity")
+    #expect(outcomes.outcomes == ["first cancelled"])
+
+    scheduler.runUntilIdle()
+    if restart {
+      #expect(widget.disposeCount == 1, "disposed once, by the restarted fade")
+      #expect(widget.opacityHistory == [0.75, 0.5, 1, 0.75, 0.5, 0.25, 0], "the restarted fade's steps only")
+      #expect(outcomes.outcomes == ["first cancelled", "restarted disposed"])
+    } else {
+      #expect(widget.disposeCount == 0, "a cancelled fade disposes nothing")
+      #expect(widget.opacityHistory == [0.75, 0.5, 1])
+      #expect(outcomes.outcomes == ["first cancelled"])
+    }
+    #expect(pendingDelete.pendingCount == 0)
+    #expect(scheduler.pendingCount == 0)
+  }
+
   @Test func disposeThatDeletesOrCancelsItselfAgainCannotDisposeTwice() {
     let pendingDelete = makePendingDelete()
     let widget = RecordingWidget()

@@ -120,6 +120,10 @@ typedef struct pat_survivor {
   void *_Nonnull object;
   /// 1 for the scope's first tracked allocation, and so on.
   uint64_t order;
+  /// The allocating hook's frame address (lower: deeper in the stack) and thread, to tell what an
+  /// object made while it was being made (a singleton's initialiser) from what came later.
+  uintptr_t frame;
+  uintptr_t thread;
 } pat_survivor;
 
 typedef struct pat_findings {

@@ -263,7 +263,7 @@
           enqueue(child, link: namesFields ? self.link(link, step) : link)
         case .skipped:
           continue
-        case .unreadable:
+        case .unreadable, .block:
           result.unreadValues += 1
         }
       }

@@ -1,312 +1,326 @@
 #if os(Linux) && canImport(Glibc)
   internal import Glibc
 
-  /// A conservative scan of the process's writable anonymous memory for words equal to an object's
-  /// address, each hit validated as a strong stored property of a live Swift object before it is
-  /// believed: the way to name a holder that nobody tracked.
+  /// Names what holds an object nobody tracked, by looking for words equal to its address in the
+  /// allocator's memory and in the writable segments of loaded images (globals), believing each
+  /// such word only once what holds it is proved, then climbing: the holder's own holders are
+  /// looked for the same way, up to something that names the chain. Linux only (glibc's allocator,
+  /// or AddressSanitizer's or ThreadSanitizer's through their interface).
   ///
-  /// Memory is read through `/proc/self/mem`, which fails with `EIO` instead of faulting when a
-  /// region was unmapped meanwhile, so the scan never dereferences a word it has not proved
-  /// readable. A hit at address `A` is believed only when, for an object
-  /// start `S` at most 4 KiB before it (16-byte aligned, as `malloc` returns):
-  /// - the word at `S` is class metadata: a zero kind word, a superclass word that is zero or
-  ///   points at another zero kind word, and at byte 40 a descriptor that lies in a file-backed
-  ///   (binary image) mapping, says "class", names the class with a readable identifier in a
-  ///   file-backed mapping, and has a metadata access function in an executable file-backed
-  ///   mapping; and the metadata itself lies in a file-backed mapping (where a binary keeps the
-  ///   metadata of a class that is not generic). The metadata of a generic class is made at run
-  ///   time, in memory nothing proves to be metadata: such a holder is not named, except an
-  ///   array's storage, recognised by its descriptor alone (the one every array's storage has);
-  /// - no runtime function is handed a metadata pointer before all of the above held;
-  /// - the `malloc` chunk header before `S` gives a chunk that covers the instance (glibc's size
-  ///   word at `S - 8`, a multiple of 16);
-  /// - `A - S` is the offset of one of the class's strong stored properties (its field records).
-  /// A freed object fails the first test (the allocator overwrites its first words). An array's
-  /// storage holding the object is followed one step up: the object whose stored `Array` property
-  /// holds that storage is the holder.
+  /// The memory is read once per scan, through `/proc/self/mem`, into a copy of the scan's own
+  /// (`WordSearch`), which each step up searches; a word found there counts only if the live word
+  /// still equals the address. Scans run where they are called, beside each other: a scan that
+  /// waited for another would block its thread (with Swift concurrency, one of a few for all tasks).
+  ///
+  /// A word is a holder when it lies (see `HeapAllocator` for how an allocation is found, and
+  /// `HeapProofs` for each proof, every word read through `/proc/self/mem`):
+  /// - in a global or static variable of a Swift image, at its start (or, for a closure, at its
+  ///   context), whose type is not `weak`, `unowned`, an unsafe pointer, an `ObjectIdentifier` or
+  ///   an integer: `the global Registry.shared`;
+  /// - in a live instance of a class that is not generic (its metadata in an image), at a stored
+  ///   property (structs looked into) that holds a strong reference there: a class, an optional
+  ///   one, a class-bound existential, a closure's context, a collection's storage or a block;
+  /// - in a live closure context (or box) whose metadata is in an image, at a capture that holds it
+  ///   (its capture descriptor says so), the closure then named by its function, found next to the
+  ///   context where the closure is stored and named from the image's symbol table;
+  /// - in an array's storage, at an element below its count whose type holds a reference there
+  ///   (not an integer or a pointer: unused capacity and `[UInt]` are never holders); in a
+  ///   dictionary's storage, at an occupied bucket's value, with its key when it is a string or an
+  ///   integer;
+  /// - in a heap block (the blocks runtime's `_NSConcreteMallocBlock`, alive by its reference count)
+  ///   made from a Swift closure, or the block `dispatch_block_create` made around one (its private
+  ///   data's magic number), held by a `DispatchWorkItem`'s `_block`;
+  /// - in a Dispatch continuation whose function is the block's own invoke function, itself the
+  ///   handler of a `dispatch_after` timer source (its type is `_dispatch_source_type_after`);
+  /// - in a task (the runtime's task metadata), at its operation's context, the task's state read
+  ///   from the runtime's own layout: where it waits (its resume function and its contexts' resume
+  ///   functions), whether it runs.
+  /// Foundation's block observer is the block swift-foundation's `NotificationCenter._addObserver`
+  /// registers (which swift-corelibs-foundation's `addObserver(forName:object:queue:using:)` calls),
+  /// named by the string key of the dictionary that holds it.
+  ///
+  /// What stays unnamed: a holder on a thread's stack or in thread-local storage (stacks are not
+  /// read: a stale frame is not a holder); an instance of a generic class or a generic box, whose
+  /// metadata the runtime makes in memory nothing proves to be metadata; a set's storage; a
+  /// dictionary key; with glibc, a word more than 128 KiB into an allocation in an arena (an array of
+  /// more than 16,000 references that `malloc` did not map on its own: its header is not looked for
+  /// that far back); a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside an
+  /// enum payload or a tuple; a task's async frames (its operation's context is read, not its
+  /// locals: a `[weak self]` loop that binds `self` strongly holds it in a frame); a block queued
+  /// with `DispatchQueue.async` (its queue is not proved), and under ThreadSanitizer a pending
+  /// `asyncAfter` block too (its interceptor queues a context of its own around the block); memory
+  /// Foundation's or Dispatch's C code allocated in other shapes; under a sanitizer, a mapping of
+  /// its allocator whose probes all fall between live allocations (`HeapAllocator`); anything past
+  /// the scan's bounds (7 steps up, 8 holders a step, 3 holders named per object, mappings of 4 GiB
+  /// or less, 4 GiB read, 10 s per scan). An object whose class is declared in the harness itself
+  /// (`PresentationModelDiagnostics`, `PresentationModelTesting`, `PresentationCaptureReading`) and
+  /// the task running the scan are never named.
   enum HeapScan {
-    struct Holder {
-      /// `Cache.entries`, `Cache.items[…]`.
-      let path: String
-    }
-
     struct Result {
-      var holders: [Holder] = []
+      var holders: [String] = []
+      /// The global or static variable whose own storage holds the object, when one does (not
+      /// through a collection or another object): `Registry.shared`.
+      var directGlobal: String?
+      /// Bytes read through `/proc/self/mem` (the memory is read once for all the objects of one
+      /// scan: the first object's result counts it).
       var scannedBytes = 0
       var hits = 0
       var rejectedHits = 0
+      /// How many searches of the memory read (one per step up the chains).
+      var passes = 0
+      var duration: Duration = .zero
     }
 
-    private struct Region {
-      let start: UInt
-      let end: UInt
-      let isWritableAnonymous: Bool
-      let isFileBacked: Bool
-      let isExecutable: Bool
-    }
+    static let maximumDepth = 7
+    static let maximumFrontier = 8
+    static let mostBytes = 4 << 30
+    /// No step up starts after this long from the start of a scan (its objects together).
+    static let timeLimit: Duration = .seconds(10)
 
-    /// What a validated candidate's metadata is.
-    private enum ValidatedClass {
-      /// A class that is not generic, whose metadata the binary holds: its field records may be read.
-      case plain
-      /// An array's storage (`_ContiguousArrayStorage<Element>`): its elements follow its header.
-      case arrayStorage
-    }
+    /// Whether this process's allocator and memory can be read (Linux, glibc or a sanitizer).
+    static var isAvailable: Bool { ProcessMemory.isReadable && HeapAllocator.current != nil }
 
-    /// The context descriptor every array's storage class has, whatever its element type: read once
-    /// from an array this process made.
-    private static let arrayStorageDescriptor: UInt = {
-      final class Probe {}
-      let array: [AnyObject] = [Probe()]  // not empty: an empty array shares a static storage
-      return withExtendedLifetime(array) {
-        // An array is one reference to its storage object, whose first word is its metadata.
-        let storage = unsafeBitCast(array, to: UnsafeRawPointer.self)
-        let metadata = storage.load(as: UnsafeRawPointer.self)
-        return metadata.load(fromByteOffset: 40, as: UInt.self)
+    /// `glibc`, `AddressSanitizer` or `ThreadSanitizer`; `nil` where the scan cannot run.
+    static var allocatorName: String? {
+      guard isAvailable, let allocator = HeapAllocator.current else { return nil }
+      switch allocator {
+      case .glibc: return "glibc"
+      case .sanitizer(_, _, let isAddressSanitizer): return isAddressSanitizer ? "AddressSanitizer" : "ThreadSanitizer"
       }
-    }()
+    }
 
-    /// Whether objects come from glibc's `malloc`, whose chunk headers the validation reads: not
-    /// under AddressSanitizer or ThreadSanitizer, whose allocators replace it.
-    static let allocatorIsGlibc: Bool = {
+    /// For each of `targets`, the Swift global or static variable whose own storage holds it (its
+    /// symbol starts at the word, and its type owns a reference), from a read of the loaded images'
+    /// writable segments only: cheap (no allocator memory is read), so it runs wherever
+    /// `/proc/self/mem` is readable, under the sanitizers too.
+    static func directGlobals(of targets: [UnsafeRawPointer]) -> [String?] {
+      guard ProcessMemory.isReadable, !targets.isEmpty else { return targets.map { _ in nil } }
+      let map = MemoryMap.current()
+      let images = LoadedImage.all(in: map)
+      let words = WordSearch(ranges: images.flatMap(\.writableSegments), budget: mostBytes)
+      var names = [String?](repeating: nil, count: targets.count)
+      for hit in words.hits(of: targets.map { UInt(bitPattern: $0) }, budget: mostBytes) where names[hit.target] == nil
+      {
+        guard let image = images.first(where: { $0.writableSegments.contains { $0.contains(hit.address) } }),
+          let symbol = ImageSymbols.symbol(at: hit.address, in: image), symbol.address == hit.address,
+          symbol.name.hasPrefix("$s"), let full = Demangler.full(symbol.name), !HolderSearch.isHarness(full),
+          let typeStart = full.firstRange(of: " : ")
+        else { continue }
+        let type = full[typeStart.upperBound...]
+        let nonOwning = ["weak ", "unowned", "Swift.Unsafe", "Swift.ObjectIdentifier", "Swift.Unmanaged"]
+        guard !nonOwning.contains(where: { type.hasPrefix($0) }) else { continue }
+        names[hit.target] = HeapMemory.cleanedFunctionName(Demangler.simplified(symbol.name) ?? full).name
+      }
+      return names
+    }
+
+    /// The holders of each of `targets`, from one read of the memory.
+    static func holders(of targets: [UnsafeRawPointer], maximumHolders: Int) -> [Result] {
+      guard ProcessMemory.isReadable, let allocator = HeapAllocator.current, !targets.isEmpty else {
+        return targets.map { _ in Result() }
+      }
+      let clock = ContinuousClock()
+      var start = clock.now
+      let deadline = start.advanced(by: timeLimit)
+      let memory = HeapMemory(allocator: allocator)
+      var counted = 0
+      return targets.map { target in
+        let search = HolderSearch(target: UInt(bitPattern: target), memory: memory)
+        search.run(maximumHolders: maximumHolders, until: deadline)
+        var result = search.result(maximumHolders: maximumHolders)
+        // The first object's figures include the read of the memory.
+        result.scannedBytes = memory.words.bytesRead - counted
+        counted = memory.words.bytesRead
+        result.duration = start.duration(to: clock.now)
+        start = clock.now
+        return result
+      }
+    }
+  }
+
+  /// A `pthread_mutex_t` (which ThreadSanitizer sees, unlike `Synchronization`'s locks on Linux).
+  final class PThreadMutex: @unchecked Sendable {
+    // @unchecked Sendable: the mutex is only touched through pthread calls, which synchronise.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() {
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+      pthread_mutex_destroy(mutex)
+      mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+  }
+
+  /// What a scan reads once for all its objects: the mappings, the loaded images, the allocator's
+  /// regions and a copy of their memory; and the names it looked up.
+  final class HeapMemory {
+    let map: MemoryMap
+    let images: [LoadedImage]
+    let allocator: HeapAllocator
+    let facts = RuntimeFacts.current
+    let words: WordSearch
+    /// The allocator's regions when the memory was read.
+    let regions: [HeapAllocator.Region]
+    /// The task running the scan, which is never a holder.
+    let currentTask: UInt
+    private var functionNames: [UInt: FunctionName?] = [:]
+
+    init(allocator: HeapAllocator) {
+      map = MemoryMap.current()
+      images = LoadedImage.all(in: map)
+      regions = allocator.heapRegions(in: map, images: images, excluding: 0..<0)
+      self.allocator = allocator
+      words = WordSearch(
+        ranges: images.flatMap(\.writableSegments) + regions.map { $0.start..<$0.end }, budget: HeapScan.mostBytes)
+      currentTask = Self.currentTaskAddress()
+    }
+
+    private static func currentTaskAddress() -> UInt {
+      typealias Current = @convention(c) () -> UnsafeRawPointer?
       let process = dlopen(nil, RTLD_NOW)
       defer { if let process { dlclose(process) } }
-      return dlsym(process, "__asan_init") == nil && dlsym(process, "__tsan_init") == nil
-    }()
+      guard let entry = dlsym(process, "swift_task_getCurrent") else { return 0 }
+      return UInt(bitPattern: unsafeBitCast(entry, to: Current.self)())
+    }
 
-    static func holders(of target: UnsafeRawPointer, maximumHolders: Int) -> Result {
-      let regions = readRegions()
-      var result = Result()
-      for hit in hits(of: UInt(bitPattern: target), in: regions, result: &result) {
-        if result.holders.count >= maximumHolders { break }
-        guard let (object, metadata, field) = validatedHolder(at: hit, regions: regions) else {
-          result.rejectedHits += 1
+    /// The simplified name of the function at `address` (or of the async function whose
+    /// descriptor is there), from its image's symbol table: `closure #1 in Poller.start()`.
+    func functionName(at address: UInt) -> FunctionName? {
+      if let known = functionNames[address] { return known }
+      let name = symbol(at: address).map { Self.cleanedFunctionName(Demangler.simplified($0.name) ?? $0.name) }
+      functionNames[address] = .some(name)
+      return name
+    }
+
+    /// The symbol at `address` in the image that holds it (a writable segment's `.bss` lies in an
+    /// anonymous mapping after the image's own).
+    func symbol(at address: UInt) -> ImageSymbols.Symbol? {
+      let region = map.region(containing: address)
+      let image =
+        region.flatMap { region in images.first { region.isFileBacked && $0.path == region.path } }
+        ?? images.first { image in image.writableSegments.contains { $0.contains(address) } }
+      return image.flatMap { ImageSymbols.symbol(at: address, in: $0) }
+    }
+
+    /// `partial apply for closure #1 in f()` → `closure #1 in f()`; `Task<>.sleep` → `Task.sleep`;
+    /// thunks are marked as such.
+    static func cleanedFunctionName(_ name: String) -> FunctionName {
+      var name = name
+      for prefix in ["async function pointer to ", "partial apply for ", "merged ", "static "] {
+        while name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
+      }
+      name = name.replacing("<>.", with: ".")
+      return FunctionName(name: name, isThunk: name.contains("thunk"))
+    }
+  }
+
+  /// One search for the holders of one object: the nodes found so far, climbing from it.
+  final class HolderSearch {
+    struct Entry {
+      let node: HeapNode
+      /// The node this one holds (`nil` for the survivor).
+      let child: Int?
+      let step: HeapStep?
+    }
+
+    let memory: HeapMemory
+    private(set) var entries: [Entry]
+    private var byAddress: [UInt: Int] = [:]
+    /// Holders found to be one of the nodes below them: the chain from `top` down is held `by` one
+    /// of its own nodes (a closure's captured `var` holding the closure, an object of the chain).
+    private(set) var cycles: [(top: Int, by: Int, step: HeapStep)] = []
+    private var hits = 0
+    private var rejected = 0
+    private var passes = 0
+
+    var map: MemoryMap { memory.map }
+    var images: [LoadedImage] { memory.images }
+    var allocator: HeapAllocator { memory.allocator }
+    var regions: [HeapAllocator.Region] { memory.regions }
+    var facts: RuntimeFacts { memory.facts }
+    var currentTask: UInt { memory.currentTask }
+
+    init(target: UInt, memory: HeapMemory) {
+      self.memory = memory
+      entries = [Entry(node: HeapNode(address: target, kind: .survivor), child: nil, step: nil)]
+      byAddress[target] = 0
+    }
+
+    func run(maximumHolders: Int, until deadline: ContinuousClock.Instant) {
+      var frontier = [0]
+      for _ in 1...HeapScan.maximumDepth {
+        guard !frontier.isEmpty, memory.words.bytesRead < HeapScan.mostBytes, ContinuousClock.now < deadline else {
+          break
+        }
+        frontier = climb(from: frontier)
+        if entries.filter(\.node.isRoot).count + cycles.count >= maximumHolders { break }
+      }
+    }
+
+    /// One step up: the holders of `frontier`'s nodes, all found in one search of the memory
+    /// read at the start. The new nodes that are not roots form the next frontier, closure
+    /// contexts, blocks and objects before collections' storage (most of which, in a failing
+    /// test, are the report's own lists of survivors, held from a stack).
+    private func climb(from frontier: [Int]) -> [Int] {
+      let targets = frontier.map { entries[$0].node.address }
+      let found = memory.words.hits(of: targets, budget: HeapScan.mostBytes)
+      passes += 1
+      hits += found.count
+      var next: [(index: Int, isStorage: Bool)] = []
+      for hit in found {
+        let childIndex = frontier[hit.target]
+        guard let (holder, step) = classify(hit.address, child: entries[childIndex].node) else {
+          rejected += 1
           continue
         }
-        guard let field else {  // an array's storage
-          // One step up: who holds this array's storage in a stored `Array` property.
-          let index = (Int(hit) - Int(object) - 32) / MemoryLayout<UInt>.size
-          for outer in hits(of: object, in: regions, result: &result) {
-            guard
-              let outerHolder = validatedHolder(at: outer, regions: regions, holdsArrayStorage: true),
-              let outerField = outerHolder.field
-            else { continue }
-            let outerName = String(describing: unsafeBitCast(outerHolder.metadata, to: Any.Type.self))
-            result.holders.append(Holder(path: "\(outerName).\(outerField)[\(index)]"))
-            break
-          }
+        if let existing = byAddress[holder.address] {
+          if isBelow(existing, childIndex) { cycles.append((top: childIndex, by: existing, step: step)) }
           continue
         }
-        let typeName = String(describing: unsafeBitCast(metadata, to: Any.Type.self))
-        result.holders.append(Holder(path: "\(typeName).\(field)"))
-      }
-      return result
-    }
-
-    /// A region larger than this is not read: no allocator arena is (glibc's are 64 MiB), and the
-    /// sanitizers reserve terabytes of shadow memory as anonymous writable mappings.
-    static let largestRegion: UInt = 1 << 30
-    /// The most the scan reads in all.
-    static let mostBytes = 4 << 30
-
-    /// Addresses of the words equal to `value` in every writable anonymous region.
-    private static func hits(of value: UInt, in regions: [Region], result: inout Result) -> [UInt] {
-      var found: [UInt] = []
-      let chunkWords = 1 << 17  // 1 MiB
-      var buffer = [UInt](repeating: 0, count: chunkWords)
-      for region in regions where region.isWritableAnonymous && region.end - region.start <= largestRegion {
-        guard result.scannedBytes < mostBytes else { break }
-        var address = region.start
-        while address < region.end {
-          let words = min(chunkWords, Int((region.end - address) / UInt(MemoryLayout<UInt>.size)))
-          let read = buffer.withUnsafeMutableBytes { bytes in
-            safeRead(from: address, into: bytes.baseAddress!, count: words * MemoryLayout<UInt>.size)
-          }
-          guard read > 0 else { break }
-          result.scannedBytes += read
-          let readWords = read / MemoryLayout<UInt>.size
-          for index in 0..<readWords where buffer[index] == value {
-            found.append(address + UInt(index * MemoryLayout<UInt>.size))
-          }
-          address += UInt(readWords * MemoryLayout<UInt>.size)
+        entries.append(Entry(node: holder, child: childIndex, step: step))
+        byAddress[holder.address] = entries.count - 1
+        guard !holder.isRoot else { continue }
+        switch holder.kind {
+        case .arrayStorage, .dictionaryStorage: next.append((entries.count - 1, true))
+        default: next.append((entries.count - 1, false))
         }
       }
-      result.hits += found.count
-      return found
+      return next.sorted { !$0.isStorage && $1.isStorage }.prefix(HeapScan.maximumFrontier).map(\.index)
     }
 
-    /// The object, its metadata and the name of the strong stored property at `hit` (`nil` for an
-    /// array's storage, whose elements have no name), if the hit passes every test above.
-    private static func validatedHolder(
-      at hit: UInt, regions: [Region], holdsArrayStorage: Bool = false
-    ) -> (object: UInt, metadata: UnsafeRawPointer, field: String?)? {
-      let word = UInt(MemoryLayout<UInt>.size)
-      var start = hit & ~15
-      while hit - start <= 4096 {
-        defer { start -= 16 }
-        guard
-          let metadataWord = safeWord(at: start), metadataWord != 0,
-          let validated = validatedClass(metadata: metadataWord, regions: regions),
-          let sizeWord = safeWord(at: start - word), let instanceWord = safeWord(at: metadataWord + 24)
-        else { continue }
-        let chunkSize = sizeWord & ~7
-        let instanceSize = instanceWord & 0xFFFF_FFFF
-        guard chunkSize % 16 == 0, chunkSize >= instanceSize, chunkSize < 1 << 32, hit - start < chunkSize else {
-          continue
-        }
-        guard let metadata = UnsafeRawPointer(bitPattern: metadataWord), isAlive(objectAt: start) else { continue }
-        let offset = Int(hit - start)
-        // An array's elements follow its storage object's 32-byte header, past its instance size.
-        if case .arrayStorage = validated {
-          return offset >= 32 && !holdsArrayStorage ? (start, metadata, nil) : nil
-        }
-        guard offset < instanceSize else { return nil }
-        guard case .fields(let fields) = StoredFields.ofClass(metadata) else { return nil }
-        guard
-          let field = fields.first(where: { $0.offset == offset }), case .value(let type) = field.reading,
-          holdsArrayStorage ? isArray(type) : isStrongReference(type)
-        else { return nil }
-        return (start, metadata, field.name)
+    /// Whether `node` is `index` or lies on the chain below it.
+    private func isBelow(_ node: Int, _ index: Int) -> Bool {
+      var current: Int? = index
+      while let at = current {
+        if at == node { return true }
+        current = entries[at].child
       }
-      return nil
+      return false
     }
 
-    /// What the class metadata at `metadata` is, if every test of the scan's rules holds (see the
-    /// type's comment), each word read through `/proc/self/mem`; `nil` otherwise.
-    private static func validatedClass(metadata: UInt, regions: [Region]) -> ValidatedClass? {
-      guard
-        let kind = safeWord(at: metadata), kind == 0,
-        let superclass = safeWord(at: metadata + 8), superclass == 0 || safeWord(at: superclass) == 0,
-        let descriptor = safeWord(at: metadata + 40), isIn(descriptor, regions, fileBacked: true),
-        let flags = safeInt32(at: descriptor), flags & 0x1F == 16
-      else { return nil }
-      if descriptor == arrayStorageDescriptor { return .arrayStorage }
-      // TypeContextDescriptor: Flags, Parent, Name, AccessFunction (32-bit relative pointers).
-      guard
-        flags & 0x80 == 0,  // not generic
-        isIn(metadata, regions, fileBacked: true),
-        let nameOffset = safeInt32(at: descriptor + 8), nameOffset != 0,
-        hasIdentifier(at: UInt(bitPattern: Int(bitPattern: descriptor + 8) + Int(nameOffset)), regions: regions),
-        let accessorOffset = safeInt32(at: descriptor + 12), accessorOffset != 0,
-        isIn(UInt(bitPattern: Int(bitPattern: descriptor + 12) + Int(accessorOffset)), regions, executable: true)
-      else { return nil }
-      return .plain
+    func result(maximumHolders: Int) -> HeapScan.Result {
+      HeapScan.Result(
+        holders: HolderWording.holders(of: self, maximumHolders: maximumHolders),
+        directGlobal: HolderWording.directGlobal(in: self), hits: hits, rejectedHits: rejected, passes: passes)
     }
 
-    /// Whether a type's name lies at `address` in a binary image: 1 to 255 bytes of an identifier
-    /// (letters, digits, `_`, `$`, or bytes of a UTF-8 sequence), then a zero byte.
-    private static func hasIdentifier(at address: UInt, regions: [Region]) -> Bool {
-      guard isIn(address, regions, fileBacked: true) else { return false }
-      var bytes = [UInt8](repeating: 0, count: 256)
-      let read = bytes.withUnsafeMutableBytes { safeRead(from: address, into: $0.baseAddress!, count: $0.count) }
-      guard read > 0, let end = bytes[..<read].firstIndex(of: 0), end > 0 else { return false }
-      return bytes[..<end].allSatisfy { byte in
-        byte >= 0x80 || byte == 0x5F || byte == 0x24 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
-          || (0x61...0x7A).contains(byte)
+    func functionName(at address: UInt) -> FunctionName? { memory.functionName(at: address) }
+    func symbol(at address: UInt) -> ImageSymbols.Symbol? { memory.symbol(at: address) }
+
+    /// Whether a type or function of this (full) name is the harness's own.
+    static func isHarness(_ qualifiedName: String) -> Bool {
+      ["PresentationModelDiagnostics.", "PresentationModelTesting.", "PresentationCaptureReading."].contains {
+        qualifiedName.hasPrefix($0) || qualifiedName.contains(" in " + $0) || qualifiedName.hasPrefix("static " + $0)
       }
     }
 
-    /// Whether the object at `start` has not begun to deinitialise. An object that has (its
-    /// properties already released) keeps its memory, stale words included, while unowned
-    /// references to it remain. Its reference counts, in the word after its metadata (stable ABI,
-    /// 64-bit): bit 32 is "deiniting"; when bit 63 is set, the counts moved to a side table whose
-    /// address, shifted right by 3, fills the low 62 bits, and the same bits sit in its second word.
-    private static func isAlive(objectAt start: UInt) -> Bool {
-      guard MemoryLayout<UInt>.size == 8, var counts = safeWord(at: start + 8) else { return false }
-      if counts >> 63 == 1 {
-        let sideTable = (counts & ((1 << 62) - 1)) << 3
-        guard let sideCounts = safeWord(at: sideTable + 8) else { return false }
-        counts = sideCounts
-      }
-      return (counts >> 32) & 1 == 0
-    }
-
-    /// Whether a stored property of this type is a strong reference in its first word: a class
-    /// type, an optional one, or a class-bound existential. (An `ObjectIdentifier` or an unsafe
-    /// pointer holds the same bits and keeps nothing alive.)
-    private static func isStrongReference(_ type: Any.Type) -> Bool {
-      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-      switch MetadataKind.of(metadata) {
-      case MetadataKind.class:
-        return true
-      case 0x202:  // Optional: its wrapped type is its first generic argument.
-        guard let wrapped = StoredFields.genericTypeArguments(ofValueType: metadata)?.first else { return false }
-        return isStrongReference(unsafeBitCast(wrapped, to: Any.Type.self))
-      case MetadataKind.existential:
-        return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) & 0x8000_0000 == 0
-      default:
-        return false
-      }
-    }
-
-    /// Whether a stored property of this type holds an array's storage in its first word.
-    private static func isArray(_ type: Any.Type) -> Bool {
-      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-      guard StoredFields.isStandardLibraryType(metadata) else { return false }
-      return ["Array", "ContiguousArray"].contains(StoredFields.typeName(ofValueType: metadata))
-    }
-
-    private static func isIn(_ address: UInt, _ regions: [Region], fileBacked: Bool) -> Bool {
-      regions.contains { $0.start <= address && address < $0.end && (!fileBacked || $0.isFileBacked) }
-    }
-
-    private static func isIn(_ address: UInt, _ regions: [Region], executable: Bool) -> Bool {
-      regions.contains { $0.start <= address && address < $0.end && $0.isFileBacked && $0.isExecutable == executable }
-    }
-
-    private static func safeInt32(at address: UInt) -> Int32? {
-      var value: Int32 = 0
-      let read = withUnsafeMutableBytes(of: &value) { bytes in
-        safeRead(from: address, into: bytes.baseAddress!, count: MemoryLayout<Int32>.size)
-      }
-      return read == MemoryLayout<Int32>.size ? value : nil
-    }
-
-    private static func safeWord(at address: UInt) -> UInt? {
-      var value: UInt = 0
-      let read = withUnsafeMutableBytes(of: &value) { bytes in
-        safeRead(from: address, into: bytes.baseAddress!, count: MemoryLayout<UInt>.size)
-      }
-      return read == MemoryLayout<UInt>.size ? value : nil
-    }
-
-    /// `/proc/self/mem`, opened once: reading it at an address that is not mapped fails with
-    /// `EIO` instead of faulting.
-    private static let memory = open("/proc/self/mem", O_RDONLY)
-
-    /// Reads `count` bytes at `address` of this process without dereferencing it: 0 when any of it
-    /// is not mapped (or the process may not read its own memory file).
-    private static func safeRead(from address: UInt, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
-      guard address != 0, address < UInt(Int64.max), memory >= 0 else { return 0 }
-      return max(0, pread(memory, buffer, count, off_t(address)))
-    }
-
-    /// The process's mappings, from `/proc/self/maps`: `start-end perms offset dev inode path`.
-    private static func readRegions() -> [Region] {
-      let descriptor = open("/proc/self/maps", O_RDONLY)
-      guard descriptor >= 0 else { return [] }
-      defer { close(descriptor) }
-      var bytes: [UInt8] = []
-      var chunk = [UInt8](repeating: 0, count: 65_536)
-      while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { break }
-        bytes.append(contentsOf: chunk[0..<count])
-      }
-      return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
-        let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count >= 5 else { return nil }
-        let bounds = parts[0].split(separator: "-")
-        guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16) else {
-          return nil
-        }
-        let permissions = parts[1]
-        let path = parts.count > 5 ? String(parts[5]) : ""
-        return Region(
-          start: start, end: end,
-          isWritableAnonymous: permissions.hasPrefix("rw") && (path.isEmpty || path == "[heap]"),
-          isFileBacked: path.hasPrefix("/"), isExecutable: permissions.dropFirst(2).first == "x")
-      }
-    }
+    static func cleanedFunctionName(_ name: String) -> FunctionName { HeapMemory.cleanedFunctionName(name) }
   }
 #endif

@@ -26,8 +26,11 @@
         /// A `weak`, `unowned` or `unowned(unsafe)` reference, or a value that cannot hold a
         /// Swift object alive (a C function pointer): not read.
         case skipped
-        /// A type the walk cannot resolve or will not load (a block): not read, counted unread.
+        /// A type the walk cannot resolve or will not load: not read, counted unread.
         case unreadable
+        /// A block (`@convention(block)`, one word): the walk does not read into it (its captures
+        /// are not described), counted unread; the heap scan recognises the block it refers to.
+        case block
       }
 
       let name: String
@@ -199,7 +202,7 @@
       else { return .unreadable }
       switch FunctionConvention.of(type) {
       case .swift, nil: return .value(type)
-      case .block: return .unreadable
+      case .block: return .block
       case .thinOrC: return .skipped
       }
     }

@@ -29,18 +29,21 @@ package struct Holders: Sendable {
     var seen = Set(roots.map(ObjectIdentifier.init))
     for object in objects where seen.insert(ObjectIdentifier(object)).inserted { allRoots.append(object) }
     let observers = RetainingObserverFinder.observers(holding: objects, recordedIn: log)
-    var heapScans = UntrackedHolderFinder.isEnabled ? UntrackedHolderFinder.maximumSurvivors : 0
     var found: [ObjectIdentifier: Holders] = [:]
+    var unexplained: [AnyObject] = []
     for object in objects {
       let identity = ObjectIdentifier(object)
       guard found[identity] == nil else { continue }
-      var holders = Holders(
+      let holders = Holders(
         paths: RetainingPathFinder.paths(to: object, from: allRoots), observers: observers[identity] ?? [])
-      if holders.isEmpty, heapScans > 0 {
-        heapScans -= 1
-        holders.paths = UntrackedHolderFinder.paths(to: object)
-      }
+      if holders.isEmpty { unexplained.append(object) }
       found[identity] = holders
+    }
+    // What holds the objects nothing above explains: from one scan of the heap, for a few of them.
+    let scanned =
+      UntrackedHolderFinder.isEnabled ? Array(unexplained.prefix(UntrackedHolderFinder.maximumSurvivors)) : []
+    for (object, paths) in zip(scanned, UntrackedHolderFinder.paths(to: scanned)) {
+      found[ObjectIdentifier(object)]?.paths = paths
     }
     return found
   }

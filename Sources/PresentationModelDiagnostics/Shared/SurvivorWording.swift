@@ -11,8 +11,8 @@ package enum SurvivorWording {
   /// scan found what holds it.
   static let noHolderFound =
     "No tracked object holds it in a stored property and no observer's handler captures it: look for a closure "
-    + "capturing it, a strong delegate, or an owner that was not tracked (PRESENTATION_MODEL_HEAP_SCAN=1 "
-    + "looks for one in the whole heap)."
+    + "capturing it, a strong delegate, or an owner that was not tracked (on Linux, the heap scan found none it "
+    + "can name)."
 
   /// Where a surviving object was tracked and what holds it, one holder a line: `(tracked at
   /// MyAppTests/CanvasTests.swift:18), held by:` then `- Canvas.widgets[2]`, `- the handler of …`;

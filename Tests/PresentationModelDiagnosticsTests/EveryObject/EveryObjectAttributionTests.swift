@@ -48,20 +48,17 @@ import Testing
   }
 
   @Test("the synchronous form records on a thread with no task, and generic classes and actors count")
-  func synchronousFormGenericsAndActors() throws {
+  func synchronousFormGenericsAndActors() async throws {
     let keeper = Keeper([])
     let scope = try EveryObjectScope()
-    let finished = DispatchSemaphore(value: 0)
-    Thread {
+    await onAThreadOfItsOwn {
       scope.withTracking {
         keeper.keep(SynchronousLeak())
         keeper.keep(GenericLeak(1))
         keeper.keep(GenericLeak("text"))
         keeper.keep(LeakedActor())
       }
-      finished.signal()
-    }.start()
-    finished.wait()
+    }
     let findings = scope.finish()
     #expect(findings.survivorNames == ["SynchronousLeak", "GenericLeak<Int>", "GenericLeak<String>", "LeakedActor"])
   }
@@ -135,6 +132,53 @@ import Testing
     #expect(outer.finish().survivorNames == ["OwnTaskLeak", "Marker"])
   }
 
+  final class Crowded: Sendable {}
+
+  /// The first thread to record owns the scope and records without its lock; a second one revokes
+  /// that (a full barrier on every thread, then a wait for the owner's record in progress), here
+  /// while the owner records as fast as it can.
+  @Test(
+    "a second thread recording into a scope while its first thread records loses no record (300 rounds, 40 under a sanitizer)"
+  )
+  func aSecondThreadJoinsTheOwner() async throws {
+    let count = repetitions(300, sanitized: 40)
+    let outcome = await onAThreadOfItsOwn { () -> [(tracked: Int, survivors: [String])]? in
+      var rounds: [(tracked: Int, survivors: [String])] = []
+      for _ in 0..<count {
+        let keeper = Keeper([])
+        guard let scope = try? EveryObjectScope(EveryObjectOptions(modules: [testModule])) else { return nil }
+        let owning = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        done.enter()
+        Thread {
+          scope.withTracking {
+            keeper.keep(made { Crowded() })
+            owning.signal()
+            for _ in 0..<2_000 { _ = made { Crowded() } }
+          }
+          done.leave()
+        }.start()
+        owning.wait()
+        done.enter()
+        Thread {
+          scope.withTracking {
+            keeper.keep(made { Crowded() })
+            for _ in 0..<100 { _ = made { Crowded() } }
+          }
+          done.leave()
+        }.start()
+        done.wait()
+        let findings = scope.finish()
+        rounds.append((findings.trackedCount, findings.survivorNames))
+      }
+      return rounds
+    }
+    let rounds = try #require(outcome, "a scope could not be opened")
+    #expect(rounds.count == count)
+    #expect(rounds.allSatisfy { $0.tracked == 2_102 }, "\(rounds.map(\.tracked))")
+    #expect(rounds.allSatisfy { $0.survivors == ["Crowded", "Crowded"] })
+  }
+
   final class LeftLeak: Sendable {}
   final class RightLeak: Sendable {}
 
@@ -148,7 +192,7 @@ import Testing
       await withTaskGroup(of: Void.self) { group in
         for index in 0..<8 {
           group.addTask {
-            for step in 0..<25 {
+            for step in 0..<10 {
               let object = made(make)
               if step == 0 && index < leaks { keeper.keep(object) }
               await Task.yield()
@@ -160,16 +204,16 @@ import Testing
     return scope.finish()
   }
 
-  @Test("two scopes running in parallel never blame each other (200 rounds)")
+  @Test("two scopes running in parallel never blame each other (200 rounds, 40 under a sanitizer)")
   func parallelScopesNeverBlameEachOther() async throws {
-    for _ in 0..<200 {
+    for _ in 0..<repetitions(200, sanitized: 40) {
       let keeper = Keeper([])
       async let left = Self.run({ LeftLeak() }, leaks: 3, keeper: keeper)
       async let right = Self.run({ RightLeak() }, leaks: 5, keeper: keeper)
       let (leftFindings, rightFindings) = try await (left, right)
       #expect(leftFindings.survivorNames == Array(repeating: "LeftLeak", count: 3))
       #expect(rightFindings.survivorNames == Array(repeating: "RightLeak", count: 5))
-      #expect(leftFindings.trackedCount == 200 && rightFindings.trackedCount == 200)
+      #expect(leftFindings.trackedCount == 80 && rightFindings.trackedCount == 80)
     }
   }
 }

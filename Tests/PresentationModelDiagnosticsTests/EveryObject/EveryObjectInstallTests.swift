@@ -10,13 +10,6 @@ import Testing
   /// The tagged small-string word the self-test retains (see `EveryObjectTracking`).
   static var taggedWord: UInt64 { unsafeBitCast("presence\u{8}", to: (UInt64, UInt64).self).1 }
 
-  /// Whether a sanitizer's runtime is in the process: it turns a crash into its own report and exit
-  /// status, and quarantines freed memory.
-  static var isSanitized: Bool {
-    dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
-      || dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
-  }
-
   @Test("the hook installs here, its self-test passes, and the runtime then holds it with the flag set")
   func installsHere() {
     #expect(EveryObjectTracking.unavailableReason == nil)

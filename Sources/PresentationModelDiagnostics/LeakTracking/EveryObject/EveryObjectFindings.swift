@@ -35,6 +35,11 @@ package struct EveryObjectSurvivor {
   package let object: AnyObject
   /// 1 for the scope's first recorded allocation, 2 for the next, and so on.
   package let allocationOrder: Int
+  /// The address of the allocating frame (lower is deeper in its thread's stack) and the thread,
+  /// to tell what an object made while it was being made from what came later (see
+  /// ``EveryObjectLeak/partsMadeWhileMaking(_:among:)``).
+  package let frame: UInt
+  package let thread: UInt
 
   /// Its dynamic type.
   package var type: AnyObject.Type { Swift.type(of: object) }

@@ -52,6 +52,61 @@ package struct EveryObjectLeak {
     return leaks
   }
 
+  /// The singletons among `survivors` (a survivor no other survivor holds, that a global or static
+  /// variable's own storage holds: a lazily made `static let shared`), each with its global's name
+  /// and the short name of its type (a path from it starts with it); and what a report leaves out
+  /// for them: the singletons and what each made while it was being made. What a singleton holds
+  /// that the test handed it is still a leak. Found where memory can be read (Linux); elsewhere a
+  /// singleton first touched in a test is reported.
+  package static func singletons(
+    among survivors: [EveryObjectSurvivor]
+  ) -> (globals: [(name: String, typeName: String)], excluded: Set<ObjectIdentifier>) {
+    let candidates = group(survivors).filter { $0.members.count == 1 }.map { $0.members[0] }
+    guard !candidates.isEmpty else { return ([], []) }
+    var globals: [(name: String, typeName: String)] = []
+    var excluded = Set<ObjectIdentifier>()
+    for (candidate, global) in zip(candidates, CaptureScanner.globalsHoldingDirectly(candidates.map(\.object))) {
+      guard let global else { continue }
+      globals.append((global, String(describing: candidate.type)))
+      excluded.insert(ObjectIdentifier(candidate.object))
+      excluded.formUnion(partsMadeWhileMaking(candidate, among: survivors))
+    }
+    return (globals, excluded)
+  }
+
+  /// The survivors `singleton` holds that it made while it was being made: its initialiser's
+  /// objects, which belong to it as it does to its global. Told by where each was allocated: after
+  /// it, on its thread, no shallower in the stack than its own allocation (an initialiser runs
+  /// deeper than the code that touched the global), and before any survivor allocated shallower
+  /// there (the initialiser had returned by then). What the test hands a singleton afterwards
+  /// (`Registry.shared.add(Listener())`: the listener is allocated once the initialiser has
+  /// returned, in a shallower frame) is not among them, and is a leak of its own.
+  package static func partsMadeWhileMaking(
+    _ singleton: EveryObjectSurvivor, among survivors: [EveryObjectSurvivor]
+  ) -> Set<ObjectIdentifier> {
+    let sameThreadAfter = survivors.filter {
+      $0.thread == singleton.thread && $0.allocationOrder > singleton.allocationOrder
+    }
+    .sorted { $0.allocationOrder < $1.allocationOrder }
+    var madeMeanwhile: [EveryObjectSurvivor] = []
+    for survivor in sameThreadAfter {
+      guard survivor.frame <= singleton.frame else { break }
+      madeMeanwhile.append(survivor)
+    }
+    guard !madeMeanwhile.isEmpty else { return [] }
+    // Only those it holds, directly or through each other.
+    let targets = Set(madeMeanwhile.map { ObjectIdentifier($0.object) })
+    let byIdentity = Dictionary(uniqueKeysWithValues: madeMeanwhile.map { (ObjectIdentifier($0.object), $0) })
+    var held = Set<ObjectIdentifier>()
+    var queue: [AnyObject] = [singleton.object]
+    while let next = queue.popLast() {
+      for reached in CaptureScanner.targetsHeld(by: next, among: targets) where held.insert(reached).inserted {
+        if let part = byIdentity[reached] { queue.append(part.object) }
+      }
+    }
+    return held
+  }
+
   private static func reachable(from starts: [Int], edges: [[Int]]) -> Set<Int> {
     var seen = Set(starts)
     var queue = starts

@@ -108,7 +108,7 @@ package final class EveryObjectScope: Sendable {
       let survivor = findings.survivors![index]
       return EveryObjectSurvivor(
         object: Unmanaged<AnyObject>.fromOpaque(survivor.object).takeRetainedValue(),
-        allocationOrder: Int(survivor.order))
+        allocationOrder: Int(survivor.order), frame: UInt(survivor.frame), thread: UInt(survivor.thread))
     }
     return EveryObjectFindings(
       survivors: survivors, trackedCount: Int(findings.tracked), untrackedCount: Int(findings.dropped))

@@ -108,9 +108,18 @@ struct LeakFindings {
       if let widget = fade.widget { reportedElsewhere.insert(ObjectIdentifier(widget)) }
     }
     let survivors = findings.survivors.filter { !reportedElsewhere.contains(ObjectIdentifier($0.object)) }
-    let leaks = EveryObjectLeak.group(survivors)
+    let singletons = EveryObjectLeak.singletons(among: survivors)
+    let leaks = EveryObjectLeak.group(survivors, excluding: singletons.excluded)
     let heads = leaks.map { $0.members[0].object }
-    let holders = Holders.of(heads, roots: findings.survivors.map(\.object) + tracked, log: log)
+    var holders = Holders.of(heads, roots: findings.survivors.map(\.object) + tracked, log: log)
+    // A path from a singleton starts at its global: `the global Registry.shared, through
+    // Registry.listeners[0]`.
+    for (identity, held) in holders {
+      holders[identity]?.paths = held.paths.map { path in
+        guard let global = singletons.globals.first(where: { path.hasPrefix($0.typeName + ".") }) else { return path }
+        return "the global \(global.name), through \(path)"
+      }
+    }
     return leaks.map { leak in
       let head = leak.members[0].object
       return Finding(
