@@ -9,7 +9,7 @@ import Testing
 /// is missed, and never blamed on another test. Each test leaks such an object into a global on
 /// purpose inside the trait's scope, expects no issue, and shows that the object did outlive the
 /// check.
-@Suite struct BlindSpotCases {
+@Suite(.everyObjectRuns) struct BlindSpotCases {
   typealias Leak = Corpus.Leak
 
   final class Upload {

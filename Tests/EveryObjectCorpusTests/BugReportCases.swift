@@ -145,7 +145,7 @@ enum BugReports {
   }
 }
 
-@Suite struct BugReportCases {
+@Suite(.everyObjectRuns) struct BugReportCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: a method passed as a tap block to a node the tap owns")

@@ -143,7 +143,7 @@ enum Centers {
   }
 }
 
-@Suite struct CenterCases {
+@Suite(.everyObjectRuns) struct CenterCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: a handler on the app-wide typed center uses its observer")

@@ -168,7 +168,7 @@ enum Closures {
   }
 }
 
-@Suite struct ClosureCases {
+@Suite(.everyObjectRuns) struct ClosureCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: a method assigned to a view's closure property")

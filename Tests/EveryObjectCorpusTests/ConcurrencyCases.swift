@@ -238,7 +238,7 @@ enum Concurrency {
   }
 }
 
-@Suite struct ConcurrencyCases {
+@Suite(.everyObjectRuns) struct ConcurrencyCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: a task iterating a never-ending sequence uses self")

@@ -183,7 +183,7 @@ enum Delegates {
   }
 }
 
-@Suite struct DelegateCases {
+@Suite(.everyObjectRuns) struct DelegateCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: a view's strong data source owns the view")

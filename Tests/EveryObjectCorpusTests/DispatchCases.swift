@@ -106,7 +106,7 @@ enum Dispatches {
   }
 }
 
-@Suite struct DispatchCases {
+@Suite(.everyObjectRuns) struct DispatchCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: a work item kept by the object its block uses")

@@ -135,7 +135,7 @@ enum Foundations {
   }
 }
 
-@Suite struct FoundationCases {
+@Suite(.everyObjectRuns) struct FoundationCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: a NotificationCenter block observer that uses self")

@@ -152,7 +152,7 @@ enum Globals {
   static let lock = NSLock()
 }
 
-@Suite struct GlobalCases {
+@Suite(.everyObjectRuns) struct GlobalCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: a room left in the app-state singleton's delegates")

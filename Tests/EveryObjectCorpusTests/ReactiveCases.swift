@@ -264,7 +264,7 @@ enum Reactive {
   }
 }
 
-@Suite struct ReactiveCases {
+@Suite(.everyObjectRuns) struct ReactiveCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: an onNext closure uses the screen that owns the bag")

@@ -126,7 +126,7 @@ enum Subtle {
   }
 }
 
-@Suite struct SubtleCases {
+@Suite(.everyObjectRuns) struct SubtleCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: [weak self] on the inner closure only")

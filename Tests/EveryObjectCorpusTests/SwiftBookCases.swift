@@ -167,7 +167,7 @@ enum SwiftBook {
   }
 }
 
-@Suite struct SwiftBookCases {
+@Suite(.everyObjectRuns) struct SwiftBookCases {
   typealias Leak = Corpus.Leak
 
   @Test("Fails on purpose: a person and an apartment holding each other")

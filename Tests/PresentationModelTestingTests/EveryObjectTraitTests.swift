@@ -7,7 +7,7 @@ import Testing
 /// what it holds), at the test. Each leaking scenario runs the trait's scope inside `withKnownIssue`;
 /// each twin runs under the real trait. (The mechanism's own tests, attribution under parallel
 /// tests and address reuse among them, are in PresentationModelDiagnosticsTests/EveryObject.)
-@Suite struct EveryObjectTraitTests {
+@Suite(.everyObjectRuns) struct EveryObjectTraitTests {
   final class Document {
     var onSave: (() -> Void)?
     var rows: [Row] = []

@@ -6,7 +6,7 @@ import Testing
 /// Which allocations a scope records: its task's and those of the tasks that inherit its
 /// task-locals; never another scope's; never (a documented blind spot) detached tasks', Dispatch's
 /// or threads'.
-@Suite struct EveryObjectAttributionTests {
+@Suite(.everyObjectRuns) struct EveryObjectAttributionTests {
   final class OwnTaskLeak: Sendable {}
   final class AsyncLetLeak: Sendable {}
   final class GroupChildLeak: Sendable {}

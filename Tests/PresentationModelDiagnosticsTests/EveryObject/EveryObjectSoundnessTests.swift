@@ -5,7 +5,7 @@ import Testing
 
 /// What a scope reports: no false survivor from a reused address; only classes of the counted
 /// modules; module narrowing and the ignore list; bounded memory for objects made and freed.
-@Suite struct EveryObjectSoundnessTests {
+@Suite(.everyObjectRuns) struct EveryObjectSoundnessTests {
   // Two classes of one instance size (two words of header, two of fields): glibc hands a freed
   // instance's memory to the next allocation of that size.
   final class Freed {
@@ -47,9 +47,14 @@ import Testing
     #expect(findings.survivors.isEmpty, "\(findings.survivorNames)")
     #expect(findings.trackedCount == 1)
     if !isSanitized {
-      // The record released, the memory is the allocator's again.
-      let reused = made { SameSize() }
-      #expect(Self.address(reused) == recordedAddress)
+      // The record released, the memory is the allocator's again: a few same-size allocations on
+      // this thread take it back (not necessarily the first: `finish()` may free other chunks of
+      // this size after the record, and the allocator hands out the last freed first).
+      var reused: [SameSize] = []
+      for _ in 0..<64 {
+        reused.append(made { SameSize() })
+      }
+      #expect(reused.contains { Self.address($0) == recordedAddress })
     }
   }
 
