@@ -138,26 +138,6 @@
     }
   }
 
-  /// A `pthread_mutex_t` (which ThreadSanitizer sees, unlike `Synchronization`'s locks on Linux).
-  final class PThreadMutex: @unchecked Sendable {
-    // @unchecked Sendable: the mutex is only touched through pthread calls, which synchronise.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() {
-      mutex.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-      pthread_mutex_destroy(mutex)
-      mutex.deallocate()
-    }
-
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-
-  }
-
   /// What a scan reads once for all its objects: the mappings, the loaded images, the allocator's
   /// regions and a copy of their memory; and the names it looked up.
   final class HeapMemory {

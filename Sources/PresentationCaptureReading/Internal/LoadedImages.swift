@@ -54,22 +54,11 @@
   }
 
   /// The images read so far, by the address of their header and their path.
-  final class ImageCache: @unchecked Sendable {
-    // @unchecked Sendable: `images` is only touched under `lock`; images are values.
-    private var images: [String: LoadedImage?] = [:]
-    private let lock = PThreadMutex()
+  final class ImageCache: Sendable {
+    private let images = OnceCache<String, LoadedImage?>()
 
     func image(at header: UInt, path: String) -> LoadedImage? {
-      let key = "\(header) \(path)"
-      lock.lock()
-      let known = images[key]
-      lock.unlock()
-      if let known { return known }
-      let image = LoadedImage(headerAt: header, path: path)
-      lock.lock()
-      images[key] = .some(image)
-      lock.unlock()
-      return image
+      images.value(for: "\(header) \(path)") { _ in LoadedImage(headerAt: header, path: path) }
     }
   }
 
@@ -206,22 +195,12 @@
 
   /// The symbol tables read so far, by image path: read once, kept for the process's life (a
   /// failing test's report may name many holders in the same images).
-  final class SymbolTableCache: @unchecked Sendable {
-    // @unchecked Sendable: `tables` is only touched under `lock`; tables are immutable.
-    private var tables: [String: SymbolTable?] = [:]
-    private let lock = PThreadMutex()
+  final class SymbolTableCache: Sendable {
+    // Read outside the lock (it takes a while); two readers may both read, harmlessly.
+    private let tables = OnceCache<String, SymbolTable?>()
 
     func table(for path: String) -> SymbolTable? {
-      lock.lock()
-      let known = tables[path]
-      lock.unlock()
-      if let known { return known }
-      // Read outside the lock (it takes a while); two readers may both read, harmlessly.
-      let table = SymbolTable.read(path: path)
-      lock.lock()
-      tables[path] = .some(table)
-      lock.unlock()
-      return table
+      tables.value(for: path) { SymbolTable.read(path: $0) }
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PresentationAllocationTracking
+import Synchronization
 
 /// Whether every-object leak tracking (`EveryObjectScope`) works in this process, and why not
 /// when it does not.
@@ -55,9 +56,7 @@ enum EveryObjectTaskLocal {
 }
 
 /// The self-test's class: the hook counts it in a probe scope only (never in a user's scope).
-final class AllocationProbe: @unchecked Sendable {
-  // @unchecked Sendable: no stored state; it crosses to the self-test's thread and back only to be
-  // compared by identity.
+final class AllocationProbe: Sendable {
 
   static var metadata: UnsafeRawPointer { unsafeBitCast(AllocationProbe.self, to: UnsafeRawPointer.self) }
 
@@ -72,18 +71,18 @@ final class AllocationProbe: @unchecked Sendable {
     let outcome = SelfTestOutcome()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-      outcome.failure = runProbeScope()
+      outcome.failure.withLock { $0 = runProbeScope() }
       done.signal()
     }
     thread.start()
     done.wait()
-    return outcome.failure
+    return outcome.failure.withLock { $0 }
   }
 
-  private final class SelfTestOutcome: @unchecked Sendable {
-    // @unchecked Sendable: written by the self-test's thread before it signals the semaphore the
-    // reader waits on, read after the wait: the semaphore orders the two.
-    var failure: String?
+  /// Written by the self-test's thread before it signals the semaphore the reader waits on, read
+  /// after the wait.
+  private final class SelfTestOutcome: Sendable {
+    let failure = Mutex<String?>(nil)
   }
 
   private final class Holder {

@@ -3,8 +3,7 @@ import XCTest
 
 /// Drops, when an XCTest test case starts, the registration findings left by earlier tests (they
 /// were already printed as warnings), so that a test's teardown only claims its own.
-final class RegistrationFindingsObserver: NSObject, XCTestObservation, @unchecked Sendable {
-  // @unchecked Sendable: no stored state.
+final class RegistrationFindingsObserver: NSObject, XCTestObservation, Sendable {
 
   private static let installed = LockedState(false)
 
