@@ -74,8 +74,17 @@
     static let maximumDepth = 7
     static let maximumFrontier = 8
     static let mostBytes = 4 << 30
-    /// No step up starts after this long from the start of a scan (its objects together).
-    static let timeLimit: Duration = .seconds(10)
+    /// No step up starts once the scan (its objects together) has used this much of its thread's
+    /// CPU time. CPU time, not wall time: the work a scan may do is the same on a loaded machine
+    /// (parallel tests, other processes), so what a report names does not depend on the load.
+    static let cpuTimeLimit: Duration = .seconds(10)
+
+    /// The CPU time the calling thread has used (the scan runs on its caller's thread only).
+    static func threadCPUTime() -> Duration {
+      var time = timespec()
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+      return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
 
     /// Whether this process's allocator and memory can be read (Linux, glibc or a sanitizer).
     static var isAvailable: Bool { ProcessMemory.isReadable && HeapAllocator.current != nil }
@@ -121,7 +130,7 @@
       }
       let clock = ContinuousClock()
       var start = clock.now
-      let deadline = start.advanced(by: timeLimit)
+      let deadline = threadCPUTime() + cpuTimeLimit
       let memory = HeapMemory(allocator: allocator)
       var counted = 0
       return targets.map { target in
@@ -233,10 +242,14 @@
       byAddress[target] = 0
     }
 
-    func run(maximumHolders: Int, until deadline: ContinuousClock.Instant) {
+    /// Climbs until `maximumHolders` roots are found, or the depth, byte or CPU-time limit
+    /// (`deadline`, in this thread's CPU time) is reached.
+    func run(maximumHolders: Int, until deadline: Duration) {
       var frontier = [0]
       for _ in 1...HeapScan.maximumDepth {
-        guard !frontier.isEmpty, memory.words.bytesRead < HeapScan.mostBytes, ContinuousClock.now < deadline else {
+        guard
+          !frontier.isEmpty, memory.words.bytesRead < HeapScan.mostBytes, HeapScan.threadCPUTime() < deadline
+        else {
           break
         }
         frontier = climb(from: frontier)
