@@ -57,17 +57,19 @@ enum Dispatches {
 
   // The same answer's question (https://w3toppers.com/how-can-i-create-a-reference-cycle-using-dispatchqueues/):
   // `queue?.asyncAfter(deadline: .now() + 3) { print(self.property) }` "only retains self for 3
-  // seconds": no cycle, but the object outlives whatever should have released it. Here 10 s, well
-  // past the test's end on a loaded machine (the check runs 0.1 s after it). Twin: `[weak self]`.
+  // seconds": no cycle, but the object outlives whatever should have released it. Here ten
+  // minutes, past the end of the test run: the check must find the block still pending, and on a
+  // loaded machine the report can come 15 s after the test (with 10 s, CI saw the block already
+  // fired). Twin: `[weak self]`.
   final class UsingQueue: @unchecked Sendable {
     // @unchecked Sendable: `property` is never written after `init`.
     var property = 5
     let queue = DispatchQueue(label: "EveryObjectCorpusTests.UsingQueue")
     func enqueue(weakly: Bool) {
       if weakly {
-        queue.asyncAfter(deadline: .now() + .seconds(10)) { [weak self] in _ = self?.property }
+        queue.asyncAfter(deadline: .now() + .seconds(600)) { [weak self] in _ = self?.property }
       } else {
-        queue.asyncAfter(deadline: .now() + .seconds(10)) { _ = self.property }
+        queue.asyncAfter(deadline: .now() + .seconds(600)) { _ = self.property }
       }
     }
   }
@@ -157,7 +159,7 @@ enum Dispatches {
     ]) {
       let object = Dispatches.UsingQueue()
       object.enqueue(weakly: false)
-      // Undone by the deadline passing: the block runs 10 s later and lets go; nothing waits for it.
+      // Undone by the deadline passing: the block runs ten minutes later and lets go; nothing waits for it.
       return Leak.permanent(object)
     }
   }
