@@ -28,10 +28,11 @@ lay_out_consumer() {
 }
 
 # build_release_bench: installs valgrind if missing (the bench's allocation and instruction counts
-# need it), builds presentation-bench in release and prints the path of the binary; their output
-# goes to stderr. Run from the package root.
+# need it), builds presentation-bench (a package of its own, Benchmarks/, which depends on this one
+# by path) in release and prints the path of the binary; their output goes to stderr. Run from the
+# package root.
 build_release_bench() {
   bash .ci/ensure-valgrind.sh >&2 || return
-  swift build -c release --product presentation-bench >&2 || return
-  printf '%s/presentation-bench\n' "$(swift build -c release --show-bin-path)"
+  swift build -c release --package-path Benchmarks --product presentation-bench >&2 || return
+  printf '%s/presentation-bench\n' "$(swift build -c release --package-path Benchmarks --show-bin-path)"
 }
