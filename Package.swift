@@ -11,7 +11,8 @@ let package = Package(
     // Instance budgets and leak tracking for an app's debug build: imports no test framework.
     .library(name: "PresentationModelDiagnostics", targets: ["PresentationModelDiagnostics"]),
     .library(name: "PresentationModelTesting", targets: ["PresentationModelTesting"]),
-    .executable(name: "presentation-bench", targets: ["presentation-bench"]),
+    // The demo, the README's first command. The benchmark is a package of its own, Benchmarks/.
+    .executable(name: "presentation-demo", targets: ["presentation-demo"]),
   ],
   targets: [
     // Reads closure captures and stored properties from the Swift runtime's metadata: a tool used by
@@ -29,12 +30,6 @@ let package = Package(
       name: "PresentationModelDiagnostics",
       dependencies: ["PresentationModel", "PresentationCaptureReading", "PresentationAllocationTracking"]),
     .target(name: "PresentationModelTesting", dependencies: ["PresentationModel", "PresentationModelDiagnostics"]),
-    .executableTarget(
-      name: "presentation-bench",
-      dependencies: [
-        "PresentationModel", "PresentationModelTesting", "PresentationCaptureReading", "PresentationModelDiagnostics",
-        "PresentationAllocationTracking",
-      ]),
     // What the test targets share (locked logs and boxes, the seeded generator, thread runners): not a
     // product, so no outside package can depend on it.
     .target(name: "PresentationTestSupport", dependencies: ["PresentationModel"], path: "Tests/Support"),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds presentation-bench in release and runs its quick mode, so the benchmark never rots.
-# It reports figures and budget rows; it does not fail on slow timings. It fails when a figure
-# cannot be produced (the benchmark then exits non-zero), when the build fails, or when a post
-# allocates: allocation counts come from valgrind and are exact, not noisy.
+# Builds presentation-bench (the package Benchmarks/) in release and runs its quick mode, so the
+# benchmark never rots. It reports figures and budget rows; it does not fail on slow timings. It
+# fails when a figure cannot be produced (the benchmark then exits non-zero), when the build fails,
+# or when a post allocates: allocation counts come from valgrind and are exact, not noisy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh
@@ -24,6 +24,6 @@ fi
 
 step "presentation-bench --leak-walk (debug: the registration-time check runs there)"
 # Timings, reported and never enforced; this fails only if the figures cannot be produced.
-swift run presentation-bench --leak-walk | tee "$log"
+swift run --package-path Benchmarks presentation-bench --leak-walk | tee "$log"
 grep -qE '^budget: the registration-time check' "$log"
 grep -qE '^budget: a leak report with 10,000' "$log"

@@ -25,77 +25,11 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 . .ci/lib.sh
 out="${UIKIT_FACES_DIR:-$repo/.build/uikit-faces}"
-rm -rf "$out"
-mkdir -p "$out"
+describe_package "$out"
+# package QUERY [TARGET]: what the package says, one item a line (.ci/package-query.py).
+package() { package_query "$out" "$@"; }
 
-swift package dump-package >"$out/dump.json"
-swift package describe --type json >"$out/describe.json"
-
-# package QUERY [TARGET]: what the package says, one item a line.
-#   targets-under DIR   the targets whose path is below DIR
-#   sources TARGET      its Swift files, as paths from the package root, sorted
-#   flags TARGET        the swiftc flags of its Swift settings: -swift-version, -enable-upcoming-feature,
-#                       -enable-experimental-feature, -D; a setting this cannot map fails the check
-#   dependencies TARGET the package targets it depends on
-package() {
-  python3 - "$out/dump.json" "$out/describe.json" "$@" <<'PY'
-import json, sys
-
-dump = json.load(open(sys.argv[1]))
-describe = json.load(open(sys.argv[2]))
-query, argument = sys.argv[3], sys.argv[4]
-described = {t["name"]: t for t in describe["targets"]}
-declared = {t["name"]: t for t in dump["targets"]}
-
-
-def fail(message):
-    sys.exit(f"uikit-faces: {message}; update .ci/check-uikit-faces.sh")
-
-
-if query == "targets-under":
-    for name in sorted(described):
-        if (described[name]["path"] + "/").startswith(argument.rstrip("/") + "/"):
-            print(name)
-elif query == "sources":
-    target = described[argument]
-    for source in sorted(target["sources"]):
-        if source.endswith(".swift"):
-            print(f'{target["path"]}/{source}')
-elif query == "dependencies":
-    for name in described[argument].get("target_dependencies", []):
-        print(name)
-elif query == "flags":
-    modes = dump.get("swiftLanguageVersions") or []
-    mode = modes[0] if modes else None
-    flags = []
-    for setting in declared[argument].get("settings") or []:
-        if setting.get("tool") != "swift":
-            continue
-        if setting.get("condition"):
-            fail(f"{argument} has a conditional Swift setting {json.dumps(setting)}")
-        (kind, value), = setting["kind"].items()
-        value = value.get("_0") if isinstance(value, dict) else value
-        if kind == "swiftLanguageMode":
-            mode = value
-        elif kind == "enableUpcomingFeature":
-            flags += ["-enable-upcoming-feature", value]
-        elif kind == "enableExperimentalFeature":
-            flags += ["-enable-experimental-feature", value]
-        elif kind == "define":
-            flags += ["-D", value]
-        else:
-            fail(f"{argument} has a Swift setting {kind} that this check does not map to a flag")
-    if mode is None:
-        fail("the package names no Swift language mode")
-    print("-swift-version")
-    print(mode)
-    print("\n".join(flags))
-else:
-    fail(f"unknown query {query}")
-PY
-}
-
-package_name="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"].lower())' "$out/dump.json")"
+package_name="$(package name)"
 mapfile -t core < <(package sources PresentationModel)
 mapfile -t core_flags < <(package flags PresentationModel | sed '/^$/d')
 mapfile -t examples < <(package targets-under Sources/Examples)

@@ -27,11 +27,28 @@ lay_out_consumer() {
   printf '%s\n' "$work/$name"
 }
 
+# describe_package OUT: empties the folder OUT (made if missing) and writes what the package says
+# (`swift package dump-package`, `describe`) to OUT/dump.json and OUT/describe.json for
+# package_query. Run from the package root.
+describe_package() {
+  rm -rf "$1" && mkdir -p "$1" || return
+  swift package dump-package >"$1/dump.json" && swift package describe --type json >"$1/describe.json"
+}
+
+# package_query OUT QUERY [ARGUMENT]: .ci/package-query.py over what describe_package wrote to OUT
+# (name; targets-under DIR; sources, flags or dependencies TARGET), one item a line.
+package_query() {
+  local out=$1
+  shift
+  python3 "$(dirname "${BASH_SOURCE[0]}")/package-query.py" "$out/dump.json" "$out/describe.json" "$@"
+}
+
 # build_release_bench: installs valgrind if missing (the bench's allocation and instruction counts
-# need it), builds presentation-bench in release and prints the path of the binary; their output
-# goes to stderr. Run from the package root.
+# need it), builds presentation-bench (a package of its own, Benchmarks/, which depends on this one
+# by path) in release and prints the path of the binary; their output goes to stderr. Run from the
+# package root.
 build_release_bench() {
   bash .ci/ensure-valgrind.sh >&2 || return
-  swift build -c release --product presentation-bench >&2 || return
-  printf '%s/presentation-bench\n' "$(swift build -c release --show-bin-path)"
+  swift build -c release --package-path Benchmarks --product presentation-bench >&2 || return
+  printf '%s/presentation-bench\n' "$(swift build -c release --package-path Benchmarks --show-bin-path)"
 }

@@ -5,6 +5,10 @@ Usage:
   symbol-graph-tool.py api MODULE GRAPH-DIR > API/MODULE.txt
       The text record of the module's public API, one line per declaration and per conformance,
       sorted, so that `diff` shows an API change as the lines it adds and removes.
+  symbol-graph-tool.py platform MODULE GRAPH-DIR PLATFORM-GRAPH-DIR > API/MODULE+PLATFORM.txt
+      What the module's API is on a platform (graphs of .ci/apple-symbol-graphs.sh) beyond the
+      one in GRAPH-DIR (Linux): `+ line` for each line only the platform has, `- line` for each
+      line it lacks; sorted.
   symbol-graph-tool.py own MODULE GRAPH-DIR OUT-DIR
       Copies the module's graphs to OUT-DIR without the symbols it re-exports from the package's
       other modules, so DocC documents each declaration once, under the module that declares it.
@@ -47,7 +51,7 @@ def copy_own(module, graph_dir, out_dir):
             json.dump(graph, handle)
 
 
-def print_api(module, graph_dir):
+def api_lines(module, graph_dir):
     source_marker = "/Sources/%s/" % module
     names = {}  # precise identifier -> dotted path, for relationship targets
     own = {}  # precise identifier -> symbol, declared in this module's sources
@@ -105,14 +109,33 @@ def print_api(module, graph_dir):
         source = names.get(relationship["source"]) or relationship.get("sourceFallback") or relationship["source"]
         lines.add("%s %s %s%s" % (source, verb, target, where))
 
-    for line in sorted(lines):
+    return lines
+
+
+def print_api(module, graph_dir):
+    for line in sorted(api_lines(module, graph_dir)):
         print(line)
+
+
+def print_platform(module, graph_dir, platform_graph_dir):
+    base = api_lines(module, graph_dir)
+    platform = api_lines(module, platform_graph_dir)
+    if not platform:
+        sys.exit("symbol-graph-tool: no symbol of %s in %s" % (module, platform_graph_dir))
+    for line in sorted(platform - base):
+        print("+ " + line)
+    for line in sorted(base - platform):
+        print("- " + line)
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "api":
         print_api(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == "platform":
+        print_platform(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 5 and sys.argv[1] == "own":
         copy_own(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
-        sys.exit("usage: symbol-graph-tool.py api MODULE GRAPH-DIR | own MODULE GRAPH-DIR OUT-DIR")
+        sys.exit(
+            "usage: symbol-graph-tool.py api MODULE GRAPH-DIR | platform MODULE GRAPH-DIR PLATFORM-GRAPH-DIR"
+            " | own MODULE GRAPH-DIR OUT-DIR")

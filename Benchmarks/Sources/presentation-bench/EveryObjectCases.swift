@@ -1,8 +1,9 @@
+import BenchRuntimeCalls
 import Foundation
-import PresentationAllocationTracking
-import PresentationModelDiagnostics
+@_spi(Benchmarks) import PresentationModelDiagnostics
 
-/// What every-object leak tracking (`EveryObjectScope`, behind `.detectsLeaks(.everyObject)`)
+/// What every-object leak tracking (`EveryObjectScope`, behind `.detectsLeaks(.everyObject)`,
+/// reached through `BenchmarkAccess`, an `@_spi(Benchmarks)` of PresentationModelDiagnostics)
 /// costs, counted by callgrind like every `--instructions` figure:
 /// - an allocation and its release (an instance of a class of this executable, so a class that
 ///   counts) with nothing installed, with the hook installed and no scope asking (the cost every
@@ -17,7 +18,7 @@ enum EveryObjectCases {
   enum State: String, CaseIterable, Sendable {
     /// Nothing: the process never asked.
     case untracked
-    /// The hook, installed (and proved) by reading `EveryObjectTracking.isAvailable`; no scope open.
+    /// The hook, installed (and proved) by reading `BenchmarkAccess.everyObjectUnavailableReason`; no scope open.
     case installed
     /// A scope open and bound around the operations.
     case tracked
@@ -54,7 +55,7 @@ enum EveryObjectCases {
   }
 
   private static func install() {
-    if let reason = EveryObjectTracking.unavailableReason {
+    if let reason = BenchmarkAccess.everyObjectUnavailableReason {
       fail("every-object tracking is not available: \(reason)", status: 70)
     }
   }
@@ -70,9 +71,9 @@ enum EveryObjectCases {
       InstructionRegion.measure { churn(slot, iterations) }
     }
     guard state == .tracked else { return run() }
-    guard let scope = try? EveryObjectScope() else { fail("no scope could be opened", status: 70) }
+    guard let scope = BenchmarkAccess.EveryObjectRegion() else { fail("no scope could be opened", status: 70) }
     scope.withTracking(run)
-    let tracked = scope.statistics.tracked
+    let tracked = scope.trackedCount
     if tracked != WorkloadChild.warmUpIterations + iterations {
       fail("the scope tracked \(tracked) allocations", status: 71)
     }
@@ -84,8 +85,8 @@ enum EveryObjectCases {
     if state != .untracked { install() }
     let object = BenchObject()
     let pointer = Unmanaged.passUnretained(object).toOpaque()
-    pat_retain_release_pairs(pointer, WorkloadChild.warmUpIterations)
-    InstructionRegion.measure { pat_retain_release_pairs(pointer, iterations) }
+    bench_retain_release_pairs(pointer, WorkloadChild.warmUpIterations)
+    InstructionRegion.measure { bench_retain_release_pairs(pointer, iterations) }
     withExtendedLifetime(object) {}
   }
 
@@ -134,9 +135,9 @@ enum EveryObjectCases {
       install()
       let installed = best { churn(slot, count) }
       let tracked = best {
-        guard let scope = try? EveryObjectScope() else { fail("no scope could be opened", status: 70) }
+        guard let scope = BenchmarkAccess.EveryObjectRegion() else { fail("no scope could be opened", status: 70) }
         scope.withTracking { churn(slot, count) }
-        _ = scope.finish()
+        scope.finish()
       }
       print(installed, tracked)
     default:

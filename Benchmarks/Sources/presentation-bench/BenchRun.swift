@@ -16,7 +16,9 @@ struct BenchRun {
   func run() -> RunResult {
     var result = RunResult(machine: Self.machine(configuration))
     #if DEBUG
-      progress("WARNING: debug build; figures mean little. Use `swift run -c release presentation-bench`.")
+      progress(
+        "WARNING: debug build; figures mean little. "
+          + "Use `swift run -c release --package-path Benchmarks presentation-bench`.")
     #endif
     measureTimings(into: &result)
     measureBytes(into: &result)

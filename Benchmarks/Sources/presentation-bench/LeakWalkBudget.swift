@@ -1,10 +1,10 @@
 import Foundation
-import PresentationCaptureReading
 import PresentationModel
+@_spi(Benchmarks) import PresentationModelDiagnostics
 import PresentationModelTesting
 
 /// The two budgets of the leak walk, measured in a debug build, where the
-/// registration-time check runs: `swift run presentation-bench --leak-walk`.
+/// registration-time check runs: `swift run --package-path Benchmarks presentation-bench --leak-walk`.
 ///
 /// 1. The check adds at most 50 µs to an owner-bound `observe` call, whatever the handler captures:
 ///    the median `observe` + `cancel` of a handler capturing each shape below, minus that of a
@@ -80,7 +80,7 @@ enum LeakWalkBudget {
     #else
       lines.append(
         "WARNING: release build; the registration-time check is compiled out. "
-          + "Run `swift run presentation-bench --leak-walk`.")
+          + "Run `swift run --package-path Benchmarks presentation-bench --leak-walk`.")
     #endif
     let center = TypedNotificationCenter()
     let owner = Owner()
@@ -130,8 +130,8 @@ enum LeakWalkBudget {
     let survivor = Owner()
     let cache = Cache()
     cache.entry = survivor
-    var report: CaptureScanner.HeapScanReport?
-    let seconds = Stopwatch.time { report = CaptureScanner.scanHeap(forHoldersOf: survivor) } / 1e9
+    var report: BenchmarkAccess.HeapScanFigures?
+    let seconds = Stopwatch.time { report = BenchmarkAccess.scanHeap(forHoldersOf: survivor) } / 1e9
     withExtendedLifetime(cache) {}
     guard let report else { return "heap scan for an untracked holder: not available on this platform" }
     return String(

@@ -54,7 +54,9 @@ struct InstructionRun {
 
   func run() -> InstructionResult {
     #if DEBUG
-      progress("WARNING: debug build; counts mean little. Use `swift run -c release presentation-bench`.")
+      progress(
+        "WARNING: debug build; counts mean little. "
+          + "Use `swift run -c release --package-path Benchmarks presentation-bench`.")
     #endif
     var result = InstructionResult(
       date: ISO8601DateFormatter().string(from: Date()), quick: quick, verified: !quick)

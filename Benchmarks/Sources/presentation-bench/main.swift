@@ -1,12 +1,13 @@
 import Foundation
 
 // presentation-bench: TypedNotificationCenter side by side with Foundation and with the floor
-// (closures in an array), in one interleaved run. See Performance.md.
+// (closures in an array), in one interleaved run. See Performance.md. A package of its own,
+// Benchmarks/; from the repository's root:
 //
-//   swift run -c release presentation-bench                  full run (timings)
-//   swift run -c release presentation-bench --quick          CI run (under 30 seconds)
-//   swift run -c release presentation-bench --json           the same figures as JSON on stdout
-//   swift run -c release presentation-bench --instructions   instructions per operation (callgrind)
+//   swift run -c release --package-path Benchmarks presentation-bench                 full run (timings)
+//   swift run -c release --package-path Benchmarks presentation-bench --quick         CI run (under 30 s)
+//   swift run -c release --package-path Benchmarks presentation-bench --json          the figures as JSON
+//   swift run -c release --package-path Benchmarks presentation-bench --instructions  counted by callgrind
 //
 // The exit status is non-zero when a figure cannot be produced, or with --enforce when an
 // enforced budget row of --instructions is not met; never for slow timings.
@@ -48,7 +49,7 @@ let usage = """
     --leak-walk-report-only
                     only the five reports over 10,000 registrations, for callgrind:
                     valgrind --tool=callgrind --toggle-collect='*LeakTracker*checkForLeaks*' …
-  Build in release: swift run -c release presentation-bench. See Performance.md.
+  Build in release: swift run -c release --package-path Benchmarks presentation-bench. See Performance.md.
 
   """
 if arguments.contains("--help") || arguments.contains("-h") {
