@@ -138,12 +138,19 @@
           readable(descriptor, kind: descriptorKindClass)
         else { return .unreadable }
         let flags = descriptor.load(as: UInt32.self)
-        // Kind-specific flag 13: a resilient superclass, whose members' position is only known at
-        // run time from that superclass's bounds. Not read.
-        guard (flags >> 16) & (1 << 13) == 0 else { return .unreadable }
+        let count = Int(descriptor.load(fromByteOffset: 36, as: UInt32.self))
+        // Kind-specific flag 13: a resilient superclass (such as the standard library's
+        // `ManagedBuffer`), whose members' position is only known at run time from that
+        // superclass's bounds. A level with stored properties of its own is not read; one without
+        // (a subclass that only adds methods) has nothing to read here, and its superclass's own
+        // metadata says where that superclass's fields lie.
+        if (flags >> 16) & (1 << 13) != 0 {
+          guard count == 0 else { return .unreadable }
+          level = current.load(fromByteOffset: word, as: UnsafeRawPointer?.self)
+          continue
+        }
         let positiveSize = Int(descriptor.load(fromByteOffset: 28, as: UInt32.self))
         let immediateMembers = Int(descriptor.load(fromByteOffset: 32, as: UInt32.self))
-        let count = Int(descriptor.load(fromByteOffset: 36, as: UInt32.self))
         let offsetVector = Int(descriptor.load(fromByteOffset: 40, as: UInt32.self))
         guard count == 0 || offsetVector > 0 else { return .unreadable }
         let genericArguments =
