@@ -87,6 +87,26 @@ extension HeapScanSuites {
       withExtendedLifetime(cache) {}
     }
 
+    /// A holder that has had a weak reference keeps its counts in a side table: the entry's second
+    /// word is padding, its third the counts. The scan read the padding, and named nothing whenever
+    /// it happened to have bit 32 ("deiniting") set; here it is set on purpose.
+    @Test func namesAHolderWithAWeakReferenceWhateverTheSideTablesPadding() throws {
+      let survivor = Survivor()
+      let cache = Cache()
+      cache.entry = survivor
+      weak let weakCache = cache
+      let object = UnsafeRawPointer(Unmanaged.passUnretained(cache).toOpaque())
+      let counts = object.load(fromByteOffset: 8, as: UInt.self)
+      try #require(counts >> 63 == 1, "a weak reference moved the counts to a side table")
+      let padding = try #require(UnsafeMutableRawPointer(bitPattern: (counts & ((1 << 62) - 1)) << 3)) + 8
+      let saved = padding.load(as: UInt.self)
+      padding.storeBytes(of: saved | 1 << 32, as: UInt.self)
+      defer { padding.storeBytes(of: saved, as: UInt.self) }
+      guard let report = try Self.scan(survivor) else { return }
+      #expect(report.holders == ["an untracked Cache.entry"], "\(report)")
+      withExtendedLifetime((cache, weakCache)) {}
+    }
+
     @Test func namesNothingOnceTheHolderIsGone() throws {
       let survivor = Survivor()
       do {
