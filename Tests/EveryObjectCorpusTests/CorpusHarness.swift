@@ -274,8 +274,6 @@ enum Gap {
   static let queuedBlock = "a block queued with DispatchQueue.async on a suspended queue is not read"
   static let dispatchSource = "a Dispatch source's event handler is not read"
   static let groupNotify = "a DispatchGroup's notify block is not read"
-  static let genericClass = "an instance of a generic class (Property<String?>) is never named"
-  static let nsCache = "an NSCache keeps its entries where the heap scan does not read"
   static let taskLocal = "a task's task-local values are not read"
   static let asyncStreamStorage = "an AsyncStream's onTermination is not followed from the task that holds the stream"
   static let taskLocalVariable = "a task's local variables are not read (its operation's captures are)"
