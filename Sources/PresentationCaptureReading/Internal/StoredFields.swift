@@ -214,6 +214,24 @@
       }
     }
 
+    /// Whether the class of `metadata` is `PresentationModel`'s `LockedState<State>.Storage`: a
+    /// `ManagedBuffer` whose header is the state and whose one element is the `pthread_mutex_t`
+    /// that guards it. Other threads change that state under the lock while a report runs (a
+    /// center shared by tests in parallel), so the walk reads it only under the same lock.
+    static func isLockedStateStorage(_ metadata: UnsafeRawPointer) -> Bool {
+      guard
+        let descriptor = metadata.load(fromByteOffset: 40, as: UnsafeRawPointer?.self),
+        descriptor.load(as: UInt32.self) & 0x1F == descriptorKindClass, name(of: descriptor) == "Storage",
+        let parent = indirectable(descriptor + 4), parent.load(as: UInt32.self) & 0x1F == descriptorKindStruct,
+        name(of: parent) == "LockedState"
+      else { return false }
+      return moduleName(of: parent) == "PresentationModel"
+    }
+
+    private static func name(of descriptor: UnsafeRawPointer) -> String? {
+      relative(descriptor + 8).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
+    }
+
     /// The name of the module that declares the type of `descriptor`: its parent chain's root.
     private static func moduleName(of descriptor: UnsafeRawPointer) -> String? {
       var context = descriptor
