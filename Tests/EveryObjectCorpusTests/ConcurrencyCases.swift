@@ -325,7 +325,8 @@ enum Concurrency {
   func observationOnChangeUsesItsController() async throws {
     try await Corpus.expectLeak(
       [
-        .object(Concurrency.CounterController.self, heldBy: "Counter._$observationRegistrar"),
+        .object(
+          Concurrency.CounterController.self, heldBy: "Counter._$observationRegistrar", gap: Gap.observationRegistrar),
         .also(Concurrency.Counter.self, heldBy: "CounterController.counter"),
       ],
       onMainActor: {

@@ -143,9 +143,12 @@
         // `ManagedBuffer`), whose members' position is only known at run time from that
         // superclass's bounds. A level with stored properties of its own is not read; one without
         // (a subclass that only adds methods) has nothing to read here, and its superclass's own
-        // metadata says where that superclass's fields lie.
+        // metadata says where that superclass's fields lie. Read only for `LockedState`'s storage,
+        // whose state the walk reads under its lock (`isLockedStateStorage`): another such buffer
+        // (Observation's registrar, a user's lock-guarded storage) may be changing under a lock the
+        // walk does not know, on another thread, while a report reads it.
         if (flags >> 16) & (1 << 13) != 0 {
-          guard count == 0 else { return .unreadable }
+          guard count == 0, isLockedStateStorage(metadata) else { return .unreadable }
           level = current.load(fromByteOffset: word, as: UnsafeRawPointer?.self)
           continue
         }
