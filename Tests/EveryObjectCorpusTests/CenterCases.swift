@@ -150,7 +150,7 @@ enum Centers {
   func typedCenterHandlerUsesItsObserver() async throws {
     try await Corpus.expectLeak([
       .object(Centers.SyncBadge.self, heldBy: "the handler of SyncFinished observed (token)"),
-      .observer("SyncFinished observed (token)", heldBy: "SyncBadge.observers", gap: Gap.mutexValue),
+      .observer("SyncFinished observed (token)", heldBy: "SyncBadge.observers"),
     ]) {
       let badge = Centers.SyncBadge()
       badge.startObserving(weakly: false)
@@ -191,7 +191,7 @@ enum Centers {
   func bridgeHandlerUsesItsObserver() async throws {
     try await Corpus.expectLeak([
       .object(Centers.ConnectionMonitor.self, heldBy: "the handler of ReachabilityChanged observed (token)"),
-      .observer("ReachabilityChanged observed (token)", heldBy: "ConnectionMonitor.observers", gap: Gap.mutexValue),
+      .observer("ReachabilityChanged observed (token)", heldBy: "ConnectionMonitor.observers"),
     ]) {
       let monitor = Centers.ConnectionMonitor()
       monitor.start(weakly: false)

@@ -274,11 +274,9 @@ enum Gap {
   static let queuedBlock = "a block queued with DispatchQueue.async on a suspended queue is not read"
   static let dispatchSource = "a Dispatch source's event handler is not read"
   static let groupNotify = "a DispatchGroup's notify block is not read"
-  static let genericClass = "an instance of a generic class (Property<String?>) is never named"
-  static let nsCache = "an NSCache keeps its entries where the heap scan does not read"
-  static let mutexValue = "the token is in an ObserverBag, inside a Mutex: a value in a Mutex is not read"
   static let taskLocal = "a task's task-local values are not read"
-  static let observationRegistrar = "the observation registrar keeps onChange where the heap scan does not read"
+  static let observationRegistrar =
+    "the observation registrar keeps onChange in a lock-guarded buffer the walk does not read (another thread may be changing it)"
   static let asyncStreamStorage = "an AsyncStream's onTermination is not followed from the task that holds the stream"
   static let taskLocalVariable = "a task's local variables are not read (its operation's captures are)"
 }

@@ -296,7 +296,7 @@ enum Reactive {
     // covers that), so the case does not depend on which test touches it first.
     _ = Reactive.AccountSingleton.instance
     try await Corpus.expectLeak([
-      .object(Reactive.AccountScreen.self, heldBy: "AccountSingleton.instance", gap: Gap.genericClass),
+      .object(Reactive.AccountScreen.self, heldBy: "AccountSingleton.instance"),
       .also(Reactive.DisposeBag.self, heldBy: "AccountScreen.bag"),
       .also(Reactive.Disposable.self, heldBy: "DisposeBag.disposables[0]"),
     ]) {

@@ -1,4 +1,8 @@
 #if !canImport(ObjectiveC)
+  #if canImport(Glibc)
+    internal import Glibc
+  #endif
+
   // Metadata kinds, from the runtime's MetadataKind.def (stable ABI).
   enum MetadataKind {
     static let `class`: UInt = 0
@@ -334,6 +338,10 @@
           result.unreadValues += 1
         }
       case MetadataKind.class where followObjects && (evenIfTarget || !targets.contains(identity)):
+        if StoredFields.isLockedStateStorage(metadata) {
+          expandLockedState(object, metadata: metadata, link: link)
+          return
+        }
         // The object's stored properties (its superclasses' included), read in place from its field
         // records: no `customMirror` runs.
         expandStoredFields(
@@ -346,6 +354,41 @@
         // to the walk.
         result.unreadValues += 1
       }
+    }
+
+    /// Queues a copy of the state a `LockedState` guards (its storage's `header`), made while
+    /// holding its lock (the storage's one element, after the header at the element's alignment,
+    /// as `ManagedBuffer` lays them out): another thread may be changing it (a center that tests
+    /// running in parallel share). The lock is only tried, never waited for (the walking thread may
+    /// hold it already), and nothing is released under it (the copy goes once walked). Held by
+    /// another thread, or off glibc: the state is counted unread.
+    private mutating func expandLockedState(_ object: UnsafeRawPointer, metadata: UnsafeRawPointer, link: Int) {
+      #if canImport(Glibc)
+        guard case .fields(let fields) = StoredFields.ofClass(metadata), fields.count == 1,
+          fields[0].name == "header", case .value(let type) = fields[0].reading
+        else {
+          result.unreadValues += 1
+          return
+        }
+        let alignment = MemoryLayout<pthread_mutex_t>.alignment
+        let mutexOffset = (fields[0].offset + sizeOf(type) + alignment - 1) & ~(alignment - 1)
+        let mutex = UnsafeMutableRawPointer(mutating: object + mutexOffset)
+          .assumingMemoryBound(to: pthread_mutex_t.self)
+        guard pthread_mutex_trylock(mutex) == 0 else {
+          result.unreadValues += 1
+          return
+        }
+        let state = load(type, at: object + fields[0].offset)
+        pthread_mutex_unlock(mutex)
+        guard let state else {
+          result.unreadValues += 1
+          return
+        }
+        let container = unsafeBitCast(metadata, to: Any.Type.self)
+        enqueue(state, link: self.link(link, PathStep(container: container, kind: .member("header"), index: 0)))
+      #else
+        result.unreadValues += 1
+      #endif
     }
 
     /// Queues the captures of a closure context, as its capture plan lays them out.

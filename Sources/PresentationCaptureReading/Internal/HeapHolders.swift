@@ -7,7 +7,7 @@
     enum Kind {
       /// The object whose holders are looked for.
       case survivor
-      /// An instance of a class that is not generic: its metadata is in a binary image.
+      /// An instance of a class: its metadata is in a binary image, or the runtime vouches for it.
       case object(typeName: String)
       /// A closure's context, or a captured `var`'s box.
       case context
@@ -212,7 +212,9 @@
   enum HeapProofs {
     /// What validated class metadata is.
     enum ValidatedClass {
-      /// A class that is not generic, whose metadata the binary holds: its field records may be read.
+      /// A class that is not generic, whose metadata the binary holds, or a generic class whose
+      /// metadata the runtime made and vouches for (`GenericMetadataProof`): its field records may
+      /// be read.
       case plain
       /// An array's storage (`_ContiguousArrayStorage<Element>`).
       case arrayStorage
@@ -223,8 +225,10 @@
     /// The class metadata at `metadata`, if: a zero kind word, a superclass word that is zero or
     /// points at another zero kind word, at byte 40 a descriptor in a binary image that says
     /// "class"; and either the descriptor is a collection storage's (whose metadata the runtime
-    /// makes), or the class is not generic, its metadata lies in a binary image, its name is a
-    /// readable identifier in an image and its metadata access function is executable code.
+    /// makes), or its name is a readable identifier in an image, its metadata access function is
+    /// executable code, and either the class is not generic and its metadata lies in a binary image,
+    /// or it is generic and the runtime, asked for the class with the arguments the metadata holds,
+    /// answers with this very metadata (`GenericMetadataProof`).
     static func validatedClass(_ metadata: UInt, map: MemoryMap, facts: RuntimeFacts) -> ValidatedClass? {
       guard
         let kind = ProcessMemory.word(at: metadata), kind == 0,
@@ -236,12 +240,11 @@
       if descriptor == facts.arrayStorageDescriptor { return .arrayStorage }
       if descriptor == facts.dictionaryStorageDescriptor { return .dictionaryStorage }
       guard
-        flags & 0x80 == 0,  // not generic
-        map.isInImage(metadata),
         let name = ProcessMemory.relative(at: descriptor &+ 8), hasIdentifier(at: name, map: map),
         let accessor = ProcessMemory.relative(at: descriptor &+ 12), map.isInImageCode(accessor)
       else { return nil }
-      return .plain
+      guard flags & 0x80 != 0 else { return map.isInImage(metadata) ? .plain : nil }
+      return GenericMetadataProof.isGenuine(metadata, map: map) ? .plain : nil
     }
 
     /// Whether the metadata at `metadata` is a closure context's (or a box's) that the binary
@@ -272,13 +275,19 @@
     /// Whether the Swift object at `start` has not begun to deinitialise. An object that has (its
     /// properties already released) keeps its memory, stale words included, while unowned
     /// references to it remain. Its reference counts, in the word after its metadata (stable ABI,
-    /// 64-bit): bit 32 is "deiniting"; when bit 63 is set, the counts moved to a side table whose
-    /// address, shifted right by 3, fills the low 62 bits, and the same bits sit in its second word.
+    /// 64-bit): bit 32 is "deiniting"; when bit 63 is set (the object has had a weak reference),
+    /// the counts moved to a side table whose address, shifted right by 3, fills the low 62 bits,
+    /// and the same bits sit in its third word: the entry is the object's address, then its counts
+    /// aligned to 16 bytes (the runtime's `alignas(2 * sizeof(void *))`), then the weak count.
+    /// Measured on Swift 6.3.1, Linux x86-64: 3 strong references more move the third word from 3
+    /// to 0x6_0000_0003 (the strong count is bits 33-62); the second word is padding, left as the
+    /// allocator had it (read as the counts, its bit 32 made a live object with weak references
+    /// count as deinitialising in 5 of 26 runs of a corpus case, and what it held went unnamed).
     static func isAlive(objectAt start: UInt) -> Bool {
       guard MemoryLayout<UInt>.size == 8, var counts = ProcessMemory.word(at: start &+ 8) else { return false }
       if counts >> 63 == 1 {
         let sideTable = (counts & ((1 << 62) - 1)) << 3
-        guard let sideCounts = ProcessMemory.word(at: sideTable &+ 8) else { return false }
+        guard let sideCounts = ProcessMemory.word(at: sideTable &+ 16) else { return false }
         counts = sideCounts
       }
       return (counts >> 32) & 1 == 0
@@ -362,4 +371,90 @@
       return nil
     }
   }
+
+  /// Proves that words nobody vouches for are the metadata of a generic type (`Box<Model?>`), which
+  /// the runtime makes at run time in memory nothing else proves to be metadata: its descriptor lies
+  /// in a binary image and says what kind of type it is; each of its generic arguments, read from
+  /// where that kind keeps them, is proved the same way (or is metadata of a type that is not
+  /// generic, in a binary image); and then the runtime, asked for that type with those arguments,
+  /// answers with this very address. Its metadata caches are unique per type and never freed, so
+  /// a copy of genuine metadata (or stale memory that looks like one) gets another answer. The
+  /// runtime is handed only a descriptor in an image and arguments already proved, as a generic
+  /// call naming that type would hand it. Types with more than 4 parameters, parameter packs,
+  /// value parameters, or arguments nested more than 3 deep, and other kinds of argument (tuples,
+  /// functions, existentials, metatypes) are not proved: such an instance stays unnamed.
+  enum GenericMetadataProof {
+    static let maximumDepth = 3
+    static let maximumParameters = 4
+
+    /// Whether `metadata` is genuine metadata of a class, struct or enum (an optional included),
+    /// generic or not.
+    static func isGenuine(_ metadata: UInt, map: MemoryMap, depth: Int = 0) -> Bool {
+      guard depth <= maximumDepth, let kind = ProcessMemory.word(at: metadata) else { return false }
+      // Where each kind keeps its descriptor, what the descriptor's kind must be, where its generic
+      // header's parameter count lies (after the kind's fields and two 32-bit instantiation
+      // fields), and where the metadata keeps its generic arguments.
+      let descriptorOffset: UInt
+      let descriptorKind: UInt32
+      let parameterCountOffset: UInt
+      switch kind {
+      case 0:  // a class: flags to field offset vector offset, 44 bytes
+        (descriptorOffset, descriptorKind, parameterCountOffset) = (40, 16, 52)
+      case 0x200:  // a struct: 28 bytes
+        (descriptorOffset, descriptorKind, parameterCountOffset) = (8, 17, 36)
+      case 0x201, 0x202:  // an enum, an optional: 28 bytes
+        (descriptorOffset, descriptorKind, parameterCountOffset) = (8, 18, 36)
+      default:
+        return false
+      }
+      guard
+        let descriptor = ProcessMemory.word(at: metadata &+ descriptorOffset), map.isInImage(descriptor),
+        let flags = ProcessMemory.uint32(at: descriptor), flags & 0x1F == descriptorKind
+      else { return false }
+      guard flags & 0x80 != 0 else { return map.isInImage(metadata) }  // not generic
+      guard
+        let counts = ProcessMemory.uint32(at: descriptor &+ parameterCountOffset),
+        case let parameters = Int(counts & 0xFFFF), (1...maximumParameters).contains(parameters),
+        let kinds = ProcessMemory.uint32(at: descriptor &+ parameterCountOffset &+ 8),
+        // Each parameter's descriptor byte: 0x80, a type parameter with a key argument.
+        (0..<parameters).allSatisfy({ (kinds >> (8 * UInt32($0))) & 0xFF == 0x80 }),
+        let start = argumentsStart(of: metadata, kind: kind, descriptor: descriptor)
+      else { return false }
+      var arguments: [UInt] = []
+      for index in 0..<parameters {
+        guard let argument = ProcessMemory.word(at: start &+ UInt(index) &* 8),
+          isGenuine(argument, map: map, depth: depth + 1)
+        else { return false }
+        arguments.append(argument)
+      }
+      let answer = arguments.withUnsafeBufferPointer { buffer in
+        instantiateCheckedGenericMetadata(
+          UnsafeRawPointer(bitPattern: descriptor)!, UnsafeRawPointer(buffer.baseAddress!), UInt(parameters))
+      }
+      return answer.map { UInt(bitPattern: $0) } == metadata
+    }
+
+    /// Where the metadata keeps its generic arguments: a struct's and an enum's after their kind and
+    /// descriptor; a class's at the start of its own members (its metadata's positive size less its
+    /// immediate members, in words), unless its superclass is resilient (kind-specific flag 13:
+    /// then only the runtime knows where its members start).
+    private static func argumentsStart(of metadata: UInt, kind: UInt, descriptor: UInt) -> UInt? {
+      guard kind == 0 else { return metadata &+ 16 }
+      guard
+        let flags = ProcessMemory.uint32(at: descriptor), (flags >> 16) & (1 << 13) == 0,
+        let positive = ProcessMemory.uint32(at: descriptor &+ 28),
+        let immediate = ProcessMemory.uint32(at: descriptor &+ 32), positive >= immediate
+      else { return nil }
+      return metadata &+ UInt(positive - immediate) &* 8
+    }
+  }
+
+  /// The runtime's entry point for metadata of a generic type from its descriptor and its generic
+  /// parameters' metadata (no witness tables: it checks the requirements and finds the conformances
+  /// itself); `nil` when the arguments do not satisfy them. Declared as the Swift project's own
+  /// runtime tests declare it (test/Runtime/CheckedCreateType.swift).
+  @_silgen_name("_swift_instantiateCheckedGenericMetadata")
+  private func instantiateCheckedGenericMetadata(
+    _ descriptor: UnsafeRawPointer, _ genericArguments: UnsafeRawPointer, _ count: UInt
+  ) -> UnsafeRawPointer?
 #endif

@@ -17,9 +17,10 @@
   /// - in a global or static variable of a Swift image, at its start (or, for a closure, at its
   ///   context), whose type is not `weak`, `unowned`, an unsafe pointer, an `ObjectIdentifier` or
   ///   an integer: `the global Registry.shared`;
-  /// - in a live instance of a class that is not generic (its metadata in an image), at a stored
-  ///   property (structs looked into) that holds a strong reference there: a class, an optional
-  ///   one, a class-bound existential, a closure's context, a collection's storage or a block;
+  /// - in a live instance of a class, at a stored property (structs looked into) that holds a
+  ///   strong reference there: a class, an optional one, a class-bound existential, a closure's
+  ///   context, a collection's storage or a block; the class's metadata in an image, or, for a
+  ///   generic class, vouched for by the runtime (`GenericMetadataProof`);
   /// - in a live closure context (or box) whose metadata is in an image, at a capture that holds it
   ///   (its capture descriptor says so), the closure then named by its function, found next to the
   ///   context where the closure is stored and named from the image's symbol table;
@@ -40,9 +41,11 @@
   /// named by the string key of the dictionary that holds it.
   ///
   /// What stays unnamed: a holder on a thread's stack or in thread-local storage (stacks are not
-  /// read: a stale frame is not a holder); an instance of a generic class or a generic box, whose
-  /// metadata the runtime makes in memory nothing proves to be metadata; a set's storage; a
-  /// dictionary key; with glibc, a word more than 128 KiB into an allocation in an arena (an array of
+  /// read: a stale frame is not a holder); a generic box, whose metadata the runtime makes in
+  /// memory nothing proves to be metadata, and an instance of a generic class that
+  /// `GenericMetadataProof` does not prove (more than 4 parameters, packs, value parameters,
+  /// arguments that are tuples, functions, existentials or metatypes, or nested more than 3
+  /// deep); a set's storage; a dictionary key; with glibc, a word more than 128 KiB into an allocation in an arena (an array of
   /// more than 16,000 references that `malloc` did not map on its own: its header is not looked for
   /// that far back); a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside an
   /// enum payload or a tuple; a task's async frames (its operation's context is read, not its

@@ -138,12 +138,22 @@
           readable(descriptor, kind: descriptorKindClass)
         else { return .unreadable }
         let flags = descriptor.load(as: UInt32.self)
-        // Kind-specific flag 13: a resilient superclass, whose members' position is only known at
-        // run time from that superclass's bounds. Not read.
-        guard (flags >> 16) & (1 << 13) == 0 else { return .unreadable }
+        let count = Int(descriptor.load(fromByteOffset: 36, as: UInt32.self))
+        // Kind-specific flag 13: a resilient superclass (such as the standard library's
+        // `ManagedBuffer`), whose members' position is only known at run time from that
+        // superclass's bounds. A level with stored properties of its own is not read; one without
+        // (a subclass that only adds methods) has nothing to read here, and its superclass's own
+        // metadata says where that superclass's fields lie. Read only for `LockedState`'s storage,
+        // whose state the walk reads under its lock (`isLockedStateStorage`): another such buffer
+        // (Observation's registrar, a user's lock-guarded storage) may be changing under a lock the
+        // walk does not know, on another thread, while a report reads it.
+        if (flags >> 16) & (1 << 13) != 0 {
+          guard count == 0, isLockedStateStorage(metadata) else { return .unreadable }
+          level = current.load(fromByteOffset: word, as: UnsafeRawPointer?.self)
+          continue
+        }
         let positiveSize = Int(descriptor.load(fromByteOffset: 28, as: UInt32.self))
         let immediateMembers = Int(descriptor.load(fromByteOffset: 32, as: UInt32.self))
-        let count = Int(descriptor.load(fromByteOffset: 36, as: UInt32.self))
         let offsetVector = Int(descriptor.load(fromByteOffset: 40, as: UInt32.self))
         guard count == 0 || offsetVector > 0 else { return .unreadable }
         let genericArguments =
@@ -205,6 +215,24 @@
       case .block: return .block
       case .thinOrC: return .skipped
       }
+    }
+
+    /// Whether the class of `metadata` is `PresentationModel`'s `LockedState<State>.Storage`: a
+    /// `ManagedBuffer` whose header is the state and whose one element is the `pthread_mutex_t`
+    /// that guards it. Other threads change that state under the lock while a report runs (a
+    /// center shared by tests in parallel), so the walk reads it only under the same lock.
+    static func isLockedStateStorage(_ metadata: UnsafeRawPointer) -> Bool {
+      guard
+        let descriptor = metadata.load(fromByteOffset: 40, as: UnsafeRawPointer?.self),
+        descriptor.load(as: UInt32.self) & 0x1F == descriptorKindClass, name(of: descriptor) == "Storage",
+        let parent = indirectable(descriptor + 4), parent.load(as: UInt32.self) & 0x1F == descriptorKindStruct,
+        name(of: parent) == "LockedState"
+      else { return false }
+      return moduleName(of: parent) == "PresentationModel"
+    }
+
+    private static func name(of descriptor: UnsafeRawPointer) -> String? {
+      relative(descriptor + 8).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
     }
 
     /// The name of the module that declares the type of `descriptor`: its parent chain's root.

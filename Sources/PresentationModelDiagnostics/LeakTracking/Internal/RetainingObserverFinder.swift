@@ -128,7 +128,10 @@ enum RetainingObserverFinder {
   }
 
   /// The stored-property path by which `object` holds the token of `snapshot`'s registration.
+  /// `nil` when `object` is that token itself: the handler reaching its own token is the cycle, and
+  /// the path by which it does is the capture's.
   private static func tokenPath(in object: AnyObject, to snapshot: RegistrationSnapshot) -> String? {
+    if object is ObserverToken { return nil }
     let tokens = TokenFinder.tokens(in: object)
     return tokens.first { $0.token.registrationIdentity == snapshot.identity }?.path
   }

@@ -20,8 +20,9 @@ internal import PresentationCaptureReading
 ///
 /// What stays unnamed, and why (`HeapScan` in `PresentationCaptureReading` has the full list): a
 /// holder on a thread's stack or in thread-local storage (stacks are not read: a stale frame is
-/// not a holder); an instance of a generic class (its metadata is made at run time, in memory
-/// nothing proves to be metadata); a set's storage or a dictionary key; a value inside a `Mutex`,
+/// not a holder); an instance of a generic class whose metadata the runtime does not vouch for (one
+/// with more than 4 parameters, or arguments such as tuples or functions); a set's storage or a
+/// dictionary key; a value inside a `Mutex`,
 /// an enum payload or a tuple; a task's local variables (its operation's captures are read); a
 /// block queued with `DispatchQueue.async`, and under ThreadSanitizer a pending `asyncAfter` block.
 package enum UntrackedHolderFinder {
