@@ -120,8 +120,9 @@ enum LeakWalkBudget {
     return lines.joined(separator: "\n")
   }
 
-  /// The cost of the heap scan for an untracked holder (off by default, on with
-  /// `PRESENTATION_MODEL_HEAP_SCAN=1`), over this process's heap, with one holder to find.
+  /// The cost of the heap scan for an untracked holder (on by default on Linux, off with
+  /// `PRESENTATION_MODEL_HEAP_SCAN=0` and under ThreadSanitizer), over this process's heap, with one
+  /// holder to find.
   static func heapScanLine() -> String {
     final class Cache: @unchecked Sendable {
       // @unchecked Sendable: made and read on one thread.
@@ -136,7 +137,7 @@ enum LeakWalkBudget {
     guard let report else { return "heap scan for an untracked holder: not available on this platform" }
     return String(
       format:
-        "heap scan for an untracked holder (off by default): %.1f MB read in %.2f s, %d hit(s), %d rejected, found %@",
+        "heap scan for an untracked holder (on by default): %.1f MB read in %.2f s, %d hit(s), %d rejected, found %@",
       Double(report.scannedBytes) / 1e6, seconds, report.hits, report.rejectedHits,
       report.holders.joined(separator: ", "))
   }

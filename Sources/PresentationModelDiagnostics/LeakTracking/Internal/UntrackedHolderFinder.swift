@@ -13,7 +13,7 @@ internal import PresentationCaptureReading
 /// On by default, for failing reports only: it runs after the cheaper walks found nothing, for at
 /// most ``maximumSurvivors`` survivors of a report, which share one read of the heap (the scan's
 /// main cost; each step up a chain, at most seven, then searches the copy); none starts a step
-/// after 10 s. Measured in this package's debug test run
+/// after 10 s of the scanning thread's CPU time (not wall time: a loaded machine gets the same scan). Measured in this package's debug test run
 /// (100 to 150 MB of heap, tests in parallel on 2 cores): a median of 0.3 s, at most 1.1 s, and 30
 /// to 150 MB read per failing report; 60 to 180 ms for a 20 MB heap. `PRESENTATION_MODEL_HEAP_SCAN=0`
 /// turns it off for a test run; under ThreadSanitizer it is off unless `PRESENTATION_MODEL_HEAP_SCAN=1`.
