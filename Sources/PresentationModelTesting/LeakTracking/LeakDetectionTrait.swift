@@ -103,7 +103,7 @@ public struct LeakDetectionTrait: TestTrait, SuiteTrait, TestScoping {
   public var isRecursive: Bool { true }
 
   /// Creates the trait; prefer ``Testing/Trait/detectsLeaks`` or
-  /// ``Testing/Trait/detectsLeaks(_:timeout:expecting:)``.
+  /// ``Testing/Trait/detectsLeaks(_:ignoring:modules:timeout:expecting:)``.
   public init(
     _ level: Level = .observersAndWidgets, ignoring ignoredTypes: [any AnyObject.Type] = [], modules: [String] = [],
     timeout: Duration = LeakTracker.defaultTimeout, expecting expectation: Expectation? = nil
