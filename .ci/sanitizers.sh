@@ -31,6 +31,11 @@ run_sanitized() {
 }
 
 mkdir -p .build
+# The AddressSanitizer build also checks every engine's storage after every change
+# (PRESENTATION_INTERNAL_CHECKS, as swift-collections' COLLECTIONS_INTERNAL_CHECKS): the core and
+# reliability suites run there with the checks on, StorageInvariantTests among them (skipped where
+# the checks are not compiled in). One build for both ASan runs.
+asan=(--sanitize=address --scratch-path .build/asan -Xswiftc -DPRESENTATION_INTERNAL_CHECKS)
 # The stress suite keeps four threads busy; it runs on its own so that it does not starve the
 # time-limited tests of the other suites on a small machine. All runs share one build.
 reliability=(--filter '^ReliabilityTests\.')
@@ -53,7 +58,7 @@ TSAN_OPTIONS="$tsan_options" run_sanitized .build/tsan-core.log "WARNING: Thread
 step "AddressSanitizer + LeakSanitizer: ReliabilityTests, PresentationModelTests, EveryObject*"
 ASAN_OPTIONS="$asan_options" LSAN_OPTIONS="$lsan_options" \
   run_sanitized .build/asan.log "ERROR: (AddressSanitizer|LeakSanitizer)" \
-  swift test --sanitize=address --scratch-path .build/asan "${reliability[@]}" --filter '^PresentationModelTests\.' \
+  swift test "${asan[@]}" "${reliability[@]}" --filter '^PresentationModelTests\.' \
   "${everyObject[@]}"
 
 # The capture reader's tests under AddressSanitizer, for memory errors only: their corpus builds
@@ -62,4 +67,4 @@ ASAN_OPTIONS="$asan_options" LSAN_OPTIONS="$lsan_options" \
 step "AddressSanitizer (memory errors; leaks not checked): PresentationCaptureReadingTests"
 ASAN_OPTIONS="halt_on_error=1 detect_leaks=0 ${ASAN_OPTIONS:-}" \
   run_sanitized .build/asan-capture.log "ERROR: AddressSanitizer" \
-  swift test --sanitize=address --scratch-path .build/asan --filter '^PresentationCaptureReadingTests\.'
+  swift test "${asan[@]}" --filter '^PresentationCaptureReadingTests\.'

@@ -17,6 +17,6 @@ do {
   let closed = Inspector(budget: budget)
   tracker.track(closed)
 }
-let leaks = await tracker.checkForLeaks(timeout: .zero)
+let leaks = tracker.checkForLeaks(timeout: .zero)
 print(leaks)
 withExtendedLifetime(inspectors) {}
