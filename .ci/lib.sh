@@ -1,8 +1,9 @@
 # Helpers shared by the scripts in .ci (source it: `. "$(dirname "$0")/lib.sh"`; .ci/run sources
 # "$(dirname "$0")/lib.sh" too). Defines functions only: sourcing it changes no option and no folder.
 
-# step TITLE...: a heading in the log, so each part of a run names itself.
-step() { printf '\n=== %s\n' "$*"; }
+# step TITLE...: a heading in the log, so each part of a run names itself, with the time: the
+# wall-clock time of day and the seconds since the script that calls it started.
+step() { printf '\n=== %s  [%s, %d s in]\n' "$*" "$(date +%T)" "$SECONDS"; }
 
 # checkout_tmp NAME: a folder under $TMPDIR (or /tmp) for NAME, one per checkout, so that two clones
 # on one machine can run the same check at once.
