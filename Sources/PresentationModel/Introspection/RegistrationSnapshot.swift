@@ -1,7 +1,7 @@
 /// A registration and the handler its center calls, copied out for diagnostics (which keep only
 /// the live ones, asked after the copy).
 package struct RegistrationSnapshot: Sendable {
-  let registration: Registration
+  package let registration: Registration
   /// A `@Sendable` closure, or a ``MainActorReleased`` box around one that may hold main-actor
   /// state.
   private let copied: any Sendable
