@@ -216,7 +216,7 @@ extension Engine {
   }
 
   /// Every live registration with its handler, in listing order, for the leak harness.
-  var snapshots: [RegistrationSnapshot] {
+  package var snapshots: [RegistrationSnapshot] {
     Self.listingOrder(unendedRegistrationsWithHandlers { _ in true }.filter(\.registration.isLive), \.registration)
   }
 

@@ -1,54 +1,14 @@
 /// A registration and the handler its center calls, copied out for diagnostics (which keep only
-/// the live ones, asked after the copy).
+/// the live ones, asked after the copy). What the leak harness reads of it is in
+/// `PresentationModelDiagnostics` (`RegistrationSnapshot+Reading.swift`).
 package struct RegistrationSnapshot: Sendable {
   package let registration: Registration
   /// A `@Sendable` closure, or a ``MainActorReleased`` box around one that may hold main-actor
   /// state.
-  private let copied: any Sendable
-
-  /// What the registration observes, who owns it and which line made it (made on each read: a
-  /// report over 10,000 registrations needs it only for those that hold a survivor).
-  package var info: RegistrationInfo { registration.info }
-  /// The notification type, the `observe` line and a key for its file: what a listing sorts by,
-  /// without making an ``info``.
-  package var notificationType: any Any.Type { registration.site.notificationType }
-  package var line: Int { registration.site.line }
-  /// Equal for registrations made by the same `#fileID` literal; the file's name is ``fileID``.
-  package var fileIDKey: Int { Int(bitPattern: Registration.Site.key(of: registration.site.fileID)) }
-  package var fileID: String { registration.site.fileIDString }
-
-  /// The registration's handler, whose closure the leak harness scans for captures.
-  package var handler: Any { (copied as? any MainActorReleasedValue)?.anyValue ?? copied }
-
-  /// The owner of an owner-bound registration, while it is alive.
-  package var owner: AnyObject? { registration.owner }
-  /// The identity of the registration, to compare with ``ObserverToken/registrationIdentity``.
-  package var identity: ObjectIdentifier { ObjectIdentifier(registration) }
+  package let copied: any Sendable
 
   init(_ registration: Registration, handler: any Sendable) {
     self.registration = registration
     self.copied = handler
   }
-}
-
-extension ObserverToken {
-  /// The identity of the registration behind the token, to compare with
-  /// ``RegistrationSnapshot/identity``.
-  package var registrationIdentity: ObjectIdentifier { ObjectIdentifier(registration) }
-}
-
-// Each center's snapshots, for `expectNoObservers` (the owners of leftovers) and tests.
-extension TypedNotificationCenter {
-  /// Every live registration with its handler, in listing order.
-  package var registrationSnapshots: [RegistrationSnapshot] { engine.snapshots }
-}
-
-extension MainActorNotificationCenter {
-  /// Every live registration with its handler, in listing order.
-  package var registrationSnapshots: [RegistrationSnapshot] { engine.snapshots }
-}
-
-extension FoundationNotificationBridge {
-  /// Every live registration with its handler, in listing order.
-  package var registrationSnapshots: [RegistrationSnapshot] { engine.snapshots }
 }
