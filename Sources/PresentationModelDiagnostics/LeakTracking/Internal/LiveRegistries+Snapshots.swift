@@ -44,7 +44,7 @@ extension LiveRegistries {
     for engine in live where !engine.isMainActor {
       copied.append(contentsOf: engine.unendedRegistrationsWithHandlers(where: isIncluded))
     }
-    return copied.filter(\.registration.isLive)
+    return copied.map(RegistrationSnapshot.init).filter(\.registration.isLive)
   }
 
   /// `body`'s result, computed on the main actor: at once on the main queue, otherwise by a block on
