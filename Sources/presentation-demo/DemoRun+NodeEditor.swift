@@ -1,6 +1,7 @@
 import Foundation
 import NodeEditorExample
 import PresentationModel
+import PresentationModelDiagnostics
 
 extension DemoRun {
   /// Deleting a node fades its widget with real Dispatch timing, disposes it, and the

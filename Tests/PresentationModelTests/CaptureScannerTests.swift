@@ -1,5 +1,6 @@
 import PresentationCaptureReading
 import PresentationModel
+import PresentationModelDiagnostics
 import PresentationTestSupport
 import Testing
 

@@ -39,7 +39,7 @@ extension ConversionFailures {
   /// How many times a failed conversion to `type` was reported (0 or 1; always 0 in release builds).
   package static func reportCount<N>(for type: N.Type) -> Int {
     #if DEBUG
-      printed.withLock { $0[ObjectIdentifier(N.self)] ?? 0 }
+      printed.withLock { $0.contains(ObjectIdentifier(N.self)) ? 1 : 0 }
     #else
       0
     #endif

@@ -19,7 +19,7 @@ public import Synchronization  // public: the inlinable post path uses Atomic
 // `exclusion.withExclusiveAccess` (the lock, or the main actor, which a main-actor engine hops to
 // first from other threads); the others are immutable.
 @usableFromInline
-final class Engine: @unchecked Sendable {
+package final class Engine: @unchecked Sendable {
   @usableFromInline let exclusion: any Exclusion.Type
   /// The lock of a `Locked` engine (a main-actor engine never takes it).
   @usableFromInline let lock = LockedState(())
@@ -35,7 +35,7 @@ final class Engine: @unchecked Sendable {
     LiveRegistries.insert(self)
   }
 
-  var isMainActor: Bool { exclusion.isMainActor }
+  package var isMainActor: Bool { exclusion.isMainActor }
 
   /// Whether this thread must hop to the main queue before the storage is exclusive: a main-actor
   /// engine used elsewhere (an ending, a center released there).
@@ -198,9 +198,11 @@ extension Engine {
   /// copied, so that no handler the caller does not want is retained even for a moment (another
   /// test may be waiting for what it captures to go); it must not call into a center. A main-actor
   /// engine's handlers are handed out boxed (``MainActorReleased``).
-  func unendedRegistrationsWithHandlers(where isIncluded: (Registration) -> Bool) -> [RegistrationSnapshot] {
+  package func unendedRegistrationsWithHandlers(
+    where isIncluded: (Registration) -> Bool
+  ) -> [(registration: Registration, handler: any Sendable)] {
     unendedEntries(of: nil, where: isIncluded).map { entry in
-      RegistrationSnapshot(entry.registration, handler: isMainActor ? MainActorReleased(entry.handler) : entry.handler)
+      (entry.registration, isMainActor ? MainActorReleased(entry.handler) : entry.handler)
     }
   }
 
@@ -215,14 +217,9 @@ extension Engine {
     Self.listingOrder(unendedRegistrations(of: nil).filter(\.isLive), \.self).map(\.info)
   }
 
-  /// Every live registration with its handler, in listing order, for the leak harness.
-  var snapshots: [RegistrationSnapshot] {
-    Self.listingOrder(unendedRegistrationsWithHandlers { _ in true }.filter(\.registration.isLive), \.registration)
-  }
-
   /// `items` sorted by the name of their registration's notification type, keeping their order
   /// within a type.
-  private static func listingOrder<Item>(_ items: [Item], _ registration: (Item) -> Registration) -> [Item] {
+  package static func listingOrder<Item>(_ items: [Item], _ registration: (Item) -> Registration) -> [Item] {
     items.enumerated()
       .map {
         (name: String(reflecting: registration($0.element).site.notificationType), index: $0.offset, item: $0.element)

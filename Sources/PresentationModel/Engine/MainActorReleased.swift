@@ -32,10 +32,10 @@ final class MainActorReleased<Value>: @unchecked Sendable {
 }
 
 /// The value of a ``MainActorReleased`` box, whatever its type: what diagnostics scan.
-protocol MainActorReleasedValue: AnyObject {
+package protocol MainActorReleasedValue: AnyObject {
   var anyValue: Any { get }
 }
 
 extension MainActorReleased: MainActorReleasedValue {
-  var anyValue: Any { value }
+  package var anyValue: Any { value }
 }

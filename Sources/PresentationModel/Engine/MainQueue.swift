@@ -38,29 +38,6 @@ package enum MainQueue {
     }
   }
 
-  /// The result of `body`, run on the main actor: at once when the caller is on the main queue,
-  /// otherwise by waiting for a block enqueued there, at most `timeout`; `nil` if the main queue
-  /// did not run it in time (it is busy, or blocked waiting for the caller). For diagnostics that
-  /// read main-actor state from another thread.
-  static func valueOnMainActor<Value: Sendable>(
-    timeout: DispatchTimeInterval = .seconds(2), _ body: @escaping @MainActor @Sendable () -> Value
-  ) -> Value? {
-    if isCurrent {
-      // assumeIsolated: as in `runOnMainActor(_:)`.
-      return MainActor.assumeIsolated { body() }
-    }
-    let result = LockedState<Value?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    DispatchQueue.main.async {
-      // assumeIsolated: a block on the main queue runs on the main actor's executor.
-      let value = MainActor.assumeIsolated { body() }
-      result.withLock { $0 = value }
-      done.signal()
-    }
-    guard done.wait(timeout: .now() + timeout) == .success else { return nil }
-    return result.withLock { $0.take() }
-  }
-
   /// Whether a post runs on the main queue, asked at most once per post (`known` keeps the
   /// answer): it cannot change during the post, and asking costs a dispatch look-up.
   @inlinable @inline(__always)

@@ -10,10 +10,10 @@ extension Registration {
   /// hash look-up per registration, about 150 instructions, and no allocation once the call has
   /// been seen.
   @usableFromInline
-  final class Site: Sendable {
-    let fileID: StaticString
-    let line: Int
-    let notificationType: any Any.Type
+  package final class Site: Sendable {
+    package let fileID: StaticString
+    package let line: Int
+    package let notificationType: any Any.Type
     /// The key of the notification type's channel.
     let key: ObjectIdentifier
     /// The dynamic type of the owner given at registration; `nil` without an owner.
@@ -61,10 +61,10 @@ extension Registration {
     }
 
     /// The same for every `#fileID` made by the same literal: its address, or its single scalar.
-    static func key(of fileID: StaticString) -> UInt {
+    package static func key(of fileID: StaticString) -> UInt {
       fileID.hasPointerRepresentation ? UInt(bitPattern: fileID.utf8Start) : UInt(fileID.unicodeScalar.value) | 1 << 63
     }
 
-    var fileIDString: String { fileID.description }
+    package var fileIDString: String { fileID.description }
   }
 }

@@ -20,17 +20,17 @@ public import Synchronization  // public: the inlinable post path reads the stat
 // registration made by one `observe` call shares is one unretained reference (`Site`). Only
 // `StreamRegistration` adds a field.
 @usableFromInline
-class Registration: @unchecked Sendable {
+package class Registration: @unchecked Sendable {
   @usableFromInline let lifecycle = Lifecycle()
   @usableFromInline let flags: Flags
   // @exclusivity(unchecked): read and written only by the engine under its exclusion (above),
   // which already makes every access exclusive.
   @exclusivity(unchecked) private var storedSlot: Int32 = -1
-  @usableFromInline unowned(unsafe) let site: Site
+  @usableFromInline package unowned(unsafe) let site: Site
   /// The engine of the center this registration belongs to; `nil` once it deinitialised.
-  weak let engine: Engine?
+  package weak let engine: Engine?
   /// The owner of an owner-bound registration; `nil` for the others, and once it deinitialised.
-  @usableFromInline weak let owner: AnyObject?
+  @usableFromInline package weak let owner: AnyObject?
   @usableFromInline weak let sender: AnyObject?
 
   /// A registration of `engine`'s center for notifications of `type`, made at `fileID`:`line`.
@@ -74,7 +74,7 @@ class Registration: @unchecked Sendable {
   ///
   /// Never ask it while an engine's storage is exclusive: it loads the owner and the sender
   /// strongly, and releasing such a load may run their `deinit` (see ``OwnerLoadProbe``).
-  final var isLive: Bool {
+  package final var isLive: Bool {
     guard lifecycle.isLive else { return false }
     if flags.contains(.hasOwner) {
       guard let owner else { return false }
@@ -172,7 +172,7 @@ class Registration: @unchecked Sendable {
     carryOut(lifecycle.finish())
   }
 
-  final var info: RegistrationInfo {
+  package final var info: RegistrationInfo {
     RegistrationInfo(
       notificationType: site.notificationType, ownerType: site.ownerType, fileID: site.fileIDString, line: site.line,
       delivery: site.delivery, isOneShot: site.isOneShot, filtersBySender: flags.contains(.hasSender))

@@ -46,7 +46,7 @@ public final class FoundationNotificationBridge: Sendable {
   /// The Foundation center this bridge observes.
   public let notificationCenter: NotificationCenter
 
-  let engine = Engine("FoundationNotificationBridge", exclusion: Locked.self)
+  package let engine = Engine("FoundationNotificationBridge", exclusion: Locked.self)
 
   /// Creates a bridge that observes `notificationCenter`.
   public init(_ notificationCenter: NotificationCenter) {

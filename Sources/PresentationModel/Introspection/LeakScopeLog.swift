@@ -1,13 +1,13 @@
-internal import Synchronization
+package import Synchronization
 
 /// What one test made that must be gone when it ends: the registrations made on any center, with
 /// their tokens, and the widgets handed to a ``PendingDelete``, by the test's task and the tasks
 /// that inherit its task-locals (child tasks, task groups, `async let`, `Task {}`; not
 /// `Task.detached`, Dispatch or `Thread`, which are missed, never blamed on another test).
 ///
-/// The leak harness puts a log in scope around a test (``withScope(_:_:)``) and reads it when the
-/// test ends: a registration still live, a fade not finished or a disposed widget still alive fails
-/// the test at its `observe` or `fadeOutAndDispose` line. A leak report also keeps to the log's
+/// The leak harness (`PresentationModelDiagnostics`) puts a log in scope around a test
+/// (`withScope`) and reads it when the test ends: a registration still live, a fade not finished or
+/// a disposed widget still alive fails the test at its `observe` or `fadeOutAndDispose` line. A leak report also keeps to the log's
 /// registrations when it copies handlers, so it never holds another test's.
 ///
 /// The log holds everything weakly: a registration, a token and a widget go when nothing else holds
@@ -15,85 +15,32 @@ internal import Synchronization
 /// in the process: until then, a registration pays one relaxed atomic load.
 package final class LeakScopeLog: Sendable {
   /// The log of the test running the current task.
-  @TaskLocal private static var current: LeakScopeLog?
+  @TaskLocal package static var current: LeakScopeLog?
 
   /// How many scopes are open in the process: `current` is read only while some are.
-  private static let openScopes = Atomic<Int>(0)
+  package static let openScopes = Atomic<Int>(0)
 
   /// The logs whose scopes are open, each with how many times it is open: a leak report made
   /// outside every scope leaves their registrations alone.
-  private static let openLogs = LockedState<[ObjectIdentifier: (log: LeakScopeLog, count: Int)]>([:])
+  package static let openLogs = LockedState<[ObjectIdentifier: (log: LeakScopeLog, count: Int)]>([:])
 
   /// One registration made in the scope.
   package struct RegistrationRecord: Sendable {
-    weak let registration: Registration?
+    package weak let registration: Registration?
     /// The token `observe` returned (an async sequence keeps its own).
     package weak let token: ObserverToken?
     /// When it was recorded, among the scope's registrations.
-    let order: Int
-
-    /// Whether it has not ended and its owner and sender filter (if any) are alive: what a test
-    /// must not leave behind. Loads the owner and sender: call it with no lock held.
-    package var isLive: Bool { registration?.isLive ?? false }
-    /// What it observes and where it was made, while the registration object exists.
-    package var info: RegistrationInfo? { registration?.info }
-    /// The owner of an owner-bound registration, while it is alive.
-    package var owner: AnyObject? { registration?.owner }
+    package let order: Int
   }
 
-  struct Records {
-    var registrations: [ObjectIdentifier: RegistrationRecord] = [:]
+  package struct Records {
+    package var registrations: [ObjectIdentifier: RegistrationRecord] = [:]
     var fades: [FadeRecord] = []
   }
 
-  let records = LockedState(Records())
+  package let records = LockedState(Records())
 
   package init() {}
-
-  /// Runs `body` with `log` as the log of its task and of the tasks that inherit its task-locals.
-  package static func withScope<Result>(
-    _ log: LeakScopeLog, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
-  ) async rethrows -> Result {
-    log.open()
-    defer { log.close() }
-    return try await $current.withValue(log, operation: body, isolation: isolation)
-  }
-
-  /// The synchronous form of ``withScope(_:isolation:_:)``.
-  package static func withScope<Result>(_ log: LeakScopeLog, _ body: () throws -> Result) rethrows -> Result {
-    log.open()
-    defer { log.close() }
-    return try $current.withValue(log, operation: body)
-  }
-
-  private func open() {
-    Self.openScopes.add(1, ordering: .relaxed)
-    Self.openLogs.withLock { logs in
-      logs[ObjectIdentifier(self), default: (self, 0)].count += 1
-    }
-  }
-
-  private func close() {
-    // The log itself is released after unlocking: it holds only weak references, but its release
-    // must not run under a lock a center's lock may be taken after.
-    let closed = Self.openLogs.withLock { logs -> LeakScopeLog? in
-      let key = ObjectIdentifier(self)
-      guard let entry = logs[key] else { return nil }
-      if entry.count > 1 {
-        logs[key]?.count -= 1
-        return nil
-      }
-      return logs.removeValue(forKey: key)?.log
-    }
-    withExtendedLifetime(closed) {}
-    Self.openScopes.subtract(1, ordering: .relaxed)
-  }
-
-  /// Whether `registration` was made in the scope of a log that is open now. Called under a
-  /// center's lock.
-  static func isInAnOpenScope(_ registration: Registration) -> Bool {
-    openLogs.withLock { logs in logs.values.contains { $0.log.contains(registration) } }
-  }
 
   /// The log of the scope the caller runs in, if any; a relaxed load and nothing else when no
   /// scope is open in the process.
@@ -108,23 +55,4 @@ package final class LeakScopeLog: Sendable {
         registration: registration, token: token, order: records.registrations.count)
     }
   }
-
-  /// Whether `registration` was made in this scope. Called under a center's lock: loads only the
-  /// record's weak reference to the registration, which the center holds.
-  func contains(_ registration: Registration) -> Bool {
-    records.withLock { $0.registrations[ObjectIdentifier(registration)]?.registration === registration }
-  }
-
-  /// The registrations made in the scope, in the order they were made (those already gone
-  /// included: their weak references read `nil`).
-  package var registrations: [RegistrationRecord] {
-    records.withLock { Array($0.registrations.values) }.sorted { $0.order < $1.order }
-  }
-
-  /// Whether a registration made in the scope and not yet gone belongs to a
-  /// `MainActorNotificationCenter` (whose storage is read on the main queue).
-  var hasMainActorCenterRegistrations: Bool {
-    registrations.contains { $0.registration?.engine?.isMainActor ?? false }
-  }
-
 }

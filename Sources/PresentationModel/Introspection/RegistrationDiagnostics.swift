@@ -3,7 +3,8 @@ internal import PresentationCaptureReading
 
 /// Problems found in a registration when it is made, and where they go: to the running test when a
 /// test harness installed a reporter (``reporter``), otherwise to standard error once per call site
-/// and to a short list that an XCTest teardown can claim.
+/// and to a short list that an XCTest teardown can claim (its side, claiming and dropping, is the
+/// harness's: `RegistrationDiagnostics+Claiming.swift` in `PresentationModelTesting`).
 package enum RegistrationDiagnostics {
   /// One problem with a registration, located at its `observe` call.
   package struct Finding: Sendable {
@@ -19,17 +20,17 @@ package enum RegistrationDiagnostics {
   /// test (`@Test(.detectsLeaks)`).
   @TaskLocal package static var reporter: (@Sendable (Finding) -> Void)?
 
-  private struct State {
+  package struct State {
     var warnedSites: Set<String> = []
-    var unclaimed: [Finding] = []
+    package var unclaimed: [Finding] = []
   }
 
-  private static let state = LockedState(State())
+  package static let state = LockedState(State())
   /// How many unclaimed findings are kept (the oldest are dropped).
   private static let unclaimedLimit = 64
 
   /// Reports `finding` to the task's reporter, or warns on standard error (once per call site) and
-  /// keeps it for ``claimUnreported()``.
+  /// keeps it for the harness to claim.
   static func report(_ finding: Finding) {
     if let reporter {
       reporter(finding)
@@ -43,23 +44,6 @@ package enum RegistrationDiagnostics {
     if isFirstAtSite {
       FileHandle.standardError.write(Data("\(finding.fileID):\(finding.line): warning: \(finding.message)\n".utf8))
     }
-  }
-
-  /// The findings made outside a reporter's scope since the last call, oldest first.
-  package static func claimUnreported() -> [Finding] {
-    state.withLock { state in
-      defer { state.unclaimed = [] }
-      return state.unclaimed
-    }
-  }
-
-  /// The findings made outside a reporter's scope and not yet claimed, oldest first; leaves them.
-  package static var unclaimed: [Finding] { state.withLock { $0.unclaimed } }
-
-  /// Drops the unclaimed findings made before `instant` (earlier tests' findings, when a test
-  /// harness starts watching in the middle of a run).
-  package static func dropUnclaimed(madeBefore instant: ContinuousClock.Instant) {
-    state.withLock { state in state.unclaimed.removeAll { $0.madeAt < instant } }
   }
 }
 

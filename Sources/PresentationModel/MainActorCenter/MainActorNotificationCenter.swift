@@ -40,7 +40,7 @@ public final class MainActorNotificationCenter {
   /// The process-wide main-actor center, for apps that want a single one.
   public static let `default` = MainActorNotificationCenter()
 
-  @usableFromInline nonisolated let engine = Engine("MainActorNotificationCenter", exclusion: OnMainActor.self)
+  @usableFromInline package nonisolated let engine = Engine("MainActorNotificationCenter", exclusion: OnMainActor.self)
 
   /// Creates an empty center.
   public init() {}

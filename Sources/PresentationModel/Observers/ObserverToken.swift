@@ -24,7 +24,7 @@
 /// > returns, the handler is not called again by any post that starts afterwards, and not again on
 /// > the cancelling thread at all.
 public final class ObserverToken: Hashable, Sendable {
-  let registration: Registration
+  package let registration: Registration
 
   init(registration: Registration) {
     self.registration = registration

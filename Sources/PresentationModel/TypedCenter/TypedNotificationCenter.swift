@@ -45,7 +45,7 @@ public final class TypedNotificationCenter: Sendable {
   /// debug build stops with a message naming the type and the cycle. Release builds do not check.
   public static let maximumNestedPostDepth = 100
 
-  @usableFromInline let engine = Engine("TypedNotificationCenter", exclusion: Locked.self)
+  @usableFromInline package let engine = Engine("TypedNotificationCenter", exclusion: Locked.self)
 
   /// Creates an empty center.
   public init() {}

@@ -1,5 +1,6 @@
 import Foundation
 import PresentationModel
+import PresentationModelDiagnostics
 import PresentationTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationModelDiagnostics
 import PresentationTestSupport
 import Testing
 

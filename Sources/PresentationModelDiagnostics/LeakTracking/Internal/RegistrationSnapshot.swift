@@ -1,10 +1,16 @@
 /// A registration and the handler its center calls, copied out for diagnostics (which keep only
-/// the live ones, asked after the copy).
+/// the live ones, asked after the copy): what the leak harness, `expectNoObservers` and the demo
+/// read of it. The core hands out the pairs (`Engine.unendedRegistrationsWithHandlers(where:)`).
 package struct RegistrationSnapshot: Sendable {
-  let registration: Registration
-  /// A `@Sendable` closure, or a ``MainActorReleased`` box around one that may hold main-actor
+  package let registration: Registration
+  /// A `@Sendable` closure, or a `MainActorReleased` box around one that may hold main-actor
   /// state.
-  private let copied: any Sendable
+  let copied: any Sendable
+
+  init(_ copy: (registration: Registration, handler: any Sendable)) {
+    self.registration = copy.registration
+    self.copied = copy.handler
+  }
 
   /// What the registration observes, who owns it and which line made it (made on each read: a
   /// report over 10,000 registrations needs it only for those that hold a survivor).
@@ -24,17 +30,21 @@ package struct RegistrationSnapshot: Sendable {
   package var owner: AnyObject? { registration.owner }
   /// The identity of the registration, to compare with ``ObserverToken/registrationIdentity``.
   package var identity: ObjectIdentifier { ObjectIdentifier(registration) }
-
-  init(_ registration: Registration, handler: any Sendable) {
-    self.registration = registration
-    self.copied = handler
-  }
 }
 
 extension ObserverToken {
   /// The identity of the registration behind the token, to compare with
   /// ``RegistrationSnapshot/identity``.
   package var registrationIdentity: ObjectIdentifier { ObjectIdentifier(registration) }
+}
+
+extension Engine {
+  /// Every live registration with its handler, in listing order.
+  var snapshots: [RegistrationSnapshot] {
+    Self.listingOrder(
+      unendedRegistrationsWithHandlers { _ in true }.map(RegistrationSnapshot.init).filter(\.registration.isLive),
+      \.registration)
+  }
 }
 
 // Each center's snapshots, for `expectNoObservers` (the owners of leftovers) and tests.
