@@ -15,6 +15,30 @@ extension TestHooks {
   }
 }
 
+extension TestHooks {
+  /// Whether the storage of every engine checks its invariants after every change
+  /// (`PRESENTATION_INTERNAL_CHECKS`). SwiftPM builds every target of the package with the same
+  /// conditions (`-Xswiftc -D…` included), so this target's are the core's.
+  package static var internalChecksAreCompiledIn: Bool {
+    #if PRESENTATION_INTERNAL_CHECKS
+      true
+    #else
+      false
+    #endif
+  }
+}
+
+extension OwnerLoadProbe {
+  /// Whether the centers call `onLoad` in this build (debug builds, as this target's).
+  package static var isCompiledIn: Bool {
+    #if DEBUG
+      true
+    #else
+      false
+    #endif
+  }
+}
+
 extension Engine {
   /// How many entries the storage holds, those of ended registrations not yet removed included: an
   /// entry holds its handler until it is removed.

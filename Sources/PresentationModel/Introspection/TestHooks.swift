@@ -14,16 +14,6 @@ package enum TestHooks {
     case tokensVisited
   }
 
-  /// Whether the storage of every engine checks its invariants after every change
-  /// (`PRESENTATION_INTERNAL_CHECKS`).
-  package static var internalChecksAreCompiledIn: Bool {
-    #if PRESENTATION_INTERNAL_CHECKS
-      true
-    #else
-      false
-    #endif
-  }
-
   /// Counts `amount` of `work` into the counter of the current task, if it has one.
   @inline(__always)
   static func count(_ work: Work, _ amount: Int) {
@@ -68,15 +58,6 @@ package enum OwnerLoadProbe {
     /// Called with each owner or sender the center has just loaded strongly, while it holds it.
     @usableFromInline @TaskLocal package static var onLoad: (@Sendable (AnyObject) -> Void)?
   #endif
-
-  /// Whether the center calls `onLoad` in this build (debug builds: the tests').
-  package static var isCompiledIn: Bool {
-    #if DEBUG
-      true
-    #else
-      false
-    #endif
-  }
 
   /// Reports a load to the installed probe, if any.
   @inlinable @inline(__always)
