@@ -167,7 +167,8 @@ package final class Engine: @unchecked Sendable {
         return channel.entries.map(\.registration)
       }
     }
-    for registration in registrations { registration.endRemoved() }
+    // Each `end()` finds its entry gone: its `detach` changes nothing.
+    for registration in registrations { registration.end() }
   }
 }
 

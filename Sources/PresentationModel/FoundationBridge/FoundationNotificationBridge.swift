@@ -292,9 +292,10 @@ public final class FoundationNotificationBridge: Sendable {
     let registration = Registration(
       in: engine, M.self, owner: owner, sender: subject, flags: .task, fileID: fileID, line: line)
     let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
-      guard case .call(let owner?) = registration.decideDelivery(from: nil, senderFilteredByFoundation: true) else {
-        return
-      }
+      // Decided before the call, which is async (never a one-shot: there is nothing to finish).
+      var owner: AnyObject?
+      registration.deliver(from: nil, senderFilteredByFoundation: true) { owner = $0 }
+      guard let owner else { return }
       await handler(unsafeDowncast(owner, to: Owner.self), message)
     }
     return register(registration, form: "observe(_:owner:from:)", handler: handler) { [notificationCenter] in
