@@ -138,7 +138,7 @@ package final class Engine: @unchecked Sendable {
   private static func removeIfEmpty(
     _ key: ObjectIdentifier, from channels: inout ChannelTable, into released: inout ReleasedAfterUnlock
   ) {
-    guard channels.modify(key, { $0.count == 0 && $0.storage.isUnread }) == true else { return }
+    guard channels.modify(key, { $0.storage.count == 0 && $0.storage.isUnread }) == true else { return }
     if let removed = channels.remove(key) { released.keep(removed.storage) }
   }
 
@@ -183,7 +183,7 @@ extension Engine {
   private func unendedEntries(of key: ObjectIdentifier?, where isIncluded: (Registration) -> Bool) -> [Entry] {
     exclusion.withExclusiveAccess(to: self) {
       channels.all.filter { key == nil || $0.key == key }.flatMap { _, channel in
-        channel.entries.filter { !$0.registration.hasEnded && isIncluded($0.registration) }
+        channel.entries.filter { !$0.registration.lifecycle.hasEnded && isIncluded($0.registration) }
       }
     }
   }
@@ -413,7 +413,7 @@ enum Delivery<N> {
   static func call(_ notification: N, entry: Entry, owner: AnyObject?) {
     #if DEBUG
       if entry.registration.flags.contains(.mainActor) {
-        precondition(MainQueue.isCurrentForPost(), "a main-actor handler was about to run off the main queue")
+        precondition(MainQueue.isCurrent, "a main-actor handler was about to run off the main queue")
       }
     #endif
     if let owner {

@@ -60,9 +60,6 @@ package class Registration: @unchecked Sendable {
     set { storedSlot = Int32(truncatingIfNeeded: newValue) }
   }
 
-  /// Whether it ended (or its one-shot call is running): no post calls the handler any more.
-  final var hasEnded: Bool { lifecycle.hasEnded }
-
   /// Whether an owner or sender given at registration was already deinitialising: a weak
   /// reference to such an object reads `nil` at once, so the registration can never deliver.
   final var startsDead: Bool {
