@@ -66,13 +66,10 @@ struct Channel {
   }
 
   /// Applies the removals deferred while posts read the storage, if none does any more.
-  ///
-  /// - Returns: `false` if a post still reads it.
-  mutating func reclaimIfUnread(into released: inout ReleasedAfterUnlock) -> Bool {
-    guard storage.isUnread else { return false }
+  mutating func reclaimIfUnread(into released: inout ReleasedAfterUnlock) {
+    guard storage.isUnread else { return }
     storage.clearDeferredEnds()
     rebuild(minimumCapacity: storage.count - tombstones, into: &released)
-    return true
   }
 
   /// Leaves only the entries of registrations that have not ended, in order, renumbering their

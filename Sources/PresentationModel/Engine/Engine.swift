@@ -41,14 +41,19 @@ package final class Engine: @unchecked Sendable {
   /// engine used elsewhere (an ending, a center released there).
   private var mustHopToMainQueue: Bool { isMainActor && !MainQueue.isCurrent }
 
-  /// A change of the storage: `body` inside the exclusive section, the storage's rules checked
-  /// after it (in builds with `PRESENTATION_INTERNAL_CHECKS`), what it released dropped after it.
+  /// A change of the storage: `body` inside the exclusive section; then the channel of `key`
+  /// removed if the change emptied it and no post reads it, the storage's rules checked (in builds
+  /// with `PRESENTATION_INTERNAL_CHECKS`), and what it released dropped after the section.
   private func change<Result>(
     of key: ObjectIdentifier?, _ body: (inout ChannelTable, inout ReleasedAfterUnlock) -> Result
   ) -> Result {
     var released = ReleasedAfterUnlock()
     let result = exclusion.withExclusiveAccess(to: self) {
       let result = body(&channels, &released)
+      if let key, let storage = channels.storage(of: key), storage.count == 0, storage.isUnread {
+        _ = channels.remove(key)
+        released.keep(storage)
+      }
       #if PRESENTATION_INTERNAL_CHECKS
         channels._checkInvariants(touching: key)
       #endif
@@ -118,28 +123,14 @@ package final class Engine: @unchecked Sendable {
   func detach(_ registration: Registration) {
     guard !mustHopToMainQueue else { return MainQueue.runOnMainActor { self.detach(registration) } }
     let key = registration.site.key
-    change(of: key) { channels, released in
-      channels.modify(key) { $0.remove(registration, into: &released) }
-      Self.removeIfEmpty(key, from: &channels, into: &released)
-    }
+    change(of: key) { channels, released in _ = channels.modify(key) { $0.remove(registration, into: &released) } }
   }
 
   /// Applies the removals deferred while posts read the storage of the channel of `key`: called by
   /// the last of those posts.
   @usableFromInline
   func reclaimDeferred(of key: ObjectIdentifier) {
-    change(of: key) { channels, released in
-      if channels.modify(key, { $0.reclaimIfUnread(into: &released) }) == true {
-        Self.removeIfEmpty(key, from: &channels, into: &released)
-      }
-    }
-  }
-
-  private static func removeIfEmpty(
-    _ key: ObjectIdentifier, from channels: inout ChannelTable, into released: inout ReleasedAfterUnlock
-  ) {
-    guard channels.modify(key, { $0.storage.count == 0 && $0.storage.isUnread }) == true else { return }
-    if let removed = channels.remove(key) { released.keep(removed.storage) }
+    change(of: key) { channels, released in _ = channels.modify(key) { $0.reclaimIfUnread(into: &released) } }
   }
 
   /// Ends the registrations of the channel of `key` whose owner or sender died unnoticed, outside
