@@ -64,7 +64,5 @@ extension Registration {
     package static func key(of fileID: StaticString) -> UInt {
       fileID.hasPointerRepresentation ? UInt(bitPattern: fileID.utf8Start) : UInt(fileID.unicodeScalar.value) | 1 << 63
     }
-
-    package var fileIDString: String { fileID.description }
   }
 }

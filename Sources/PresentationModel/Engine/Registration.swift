@@ -139,7 +139,7 @@ package class Registration: @unchecked Sendable {
 
   package final var info: RegistrationInfo {
     RegistrationInfo(
-      notificationType: site.notificationType, ownerType: site.ownerType, fileID: site.fileIDString, line: site.line,
+      notificationType: site.notificationType, ownerType: site.ownerType, fileID: site.fileID.description, line: site.line,
       delivery: site.delivery, isOneShot: site.isOneShot, filtersBySender: flags.contains(.hasSender))
   }
 }
@@ -188,8 +188,6 @@ extension Registration {
     }
 
     @usableFromInline let state = Atomic<UInt8>(State.pending.rawValue)
-
-    init() {}
 
     /// Whether a post may call the handler now.
     @inlinable @inline(__always) var isLive: Bool { state.load(ordering: .acquiring) == State.live.rawValue }
