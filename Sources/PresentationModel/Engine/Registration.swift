@@ -139,7 +139,7 @@ package class Registration: @unchecked Sendable {
 
   package final var info: RegistrationInfo {
     RegistrationInfo(
-      notificationType: site.notificationType, ownerType: site.ownerType, fileID: site.fileID.description, line: site.line,
+      notificationType: site.notificationType, ownerType: site.ownerType, fileID: "\(site.fileID)", line: site.line,
       delivery: site.delivery, isOneShot: site.isOneShot, filtersBySender: flags.contains(.hasSender))
   }
 }
