@@ -35,7 +35,9 @@ package final class Engine: @unchecked Sendable {
     LiveRegistries.insert(self)
   }
 
-  package var isMainActor: Bool { exclusion.isMainActor }
+  /// Whether the storage is the main actor's (``OnMainActor``), so that it is read and changed there
+  /// only, and what it releases may hold main-actor state.
+  package var isMainActor: Bool { exclusion == OnMainActor.self }
 
   /// Whether this thread must hop to the main queue before the storage is exclusive: a main-actor
   /// engine used elsewhere (an ending, a center released there).
@@ -233,10 +235,6 @@ protocol Exclusion {
   /// actor (checked in debug builds); an engine used from elsewhere hops there first (an ending,
   /// `Engine.detach`; a center released there, `Engine.endAll`).
   static func withExclusiveAccess<Result>(to engine: Engine, _ body: () throws -> Result) rethrows -> Result
-
-  /// Whether the storage is the main actor's, so that it is read and changed there only, and what
-  /// it releases may hold main-actor state.
-  static var isMainActor: Bool { get }
 }
 
 /// The lock of an engine that any thread may use.
@@ -252,8 +250,6 @@ enum Locked: Exclusion {
       #endif
     }
   }
-
-  @usableFromInline static var isMainActor: Bool { false }
 }
 
 /// The main actor, which serialises every use of a main-actor center: no lock to take.
@@ -268,8 +264,6 @@ enum OnMainActor: Exclusion {
       return try body()
     #endif
   }
-
-  @usableFromInline static var isMainActor: Bool { true }
 }
 
 // The post path of the typed and main-actor centers, top to bottom:

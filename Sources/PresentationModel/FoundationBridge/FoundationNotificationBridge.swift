@@ -80,8 +80,8 @@ public final class FoundationNotificationBridge: Sendable {
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, owner: owner, from: sender, flags: [], fileID: fileID, line: line, form: "observe(_:owner:)",
-      handler: handler
+      Registration(in: engine, N.self, owner: owner, sender: sender, flags: [], fileID: fileID, line: line),
+      form: "observe(_:owner:)", handler: handler
     ) { handler(unsafeDowncast($0.unsafelyUnwrapped, to: Owner.self), $1) }
   }
 
@@ -93,7 +93,8 @@ public final class FoundationNotificationBridge: Sendable {
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, owner: nil, from: sender, flags: [], fileID: fileID, line: line, form: "observe(_:)", handler: handler
+      Registration(in: engine, N.self, owner: nil, sender: sender, flags: [], fileID: fileID, line: line),
+      form: "observe(_:)", handler: handler
     ) { handler($1) }
   }
 
@@ -125,8 +126,8 @@ public final class FoundationNotificationBridge: Sendable {
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, owner: nil, from: sender, flags: .oneShot, fileID: fileID, line: line, form: "observeOnce(_:)",
-      handler: handler
+      Registration(in: engine, N.self, owner: nil, sender: sender, flags: .oneShot, fileID: fileID, line: line),
+      form: "observeOnce(_:)", handler: handler
     ) { handler($1) }
   }
 
@@ -139,8 +140,8 @@ public final class FoundationNotificationBridge: Sendable {
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, owner: owner, from: sender, flags: .oneShot, fileID: fileID, line: line, form: "observeOnce(_:owner:)",
-      handler: handler
+      Registration(in: engine, N.self, owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line),
+      form: "observeOnce(_:owner:)", handler: handler
     ) { handler(unsafeDowncast($0.unsafelyUnwrapped, to: Owner.self), $1) }
   }
 
@@ -164,7 +165,7 @@ public final class FoundationNotificationBridge: Sendable {
     // main queue, as the centers release main-actor handlers.
     let call = MainActorReleased(handler)
     return observeClassic(
-      N.self, owner: owner, from: sender, flags: .mainActor, fileID: fileID, line: line,
+      Registration(in: engine, N.self, owner: owner, sender: sender, flags: .mainActor, fileID: fileID, line: line),
       form: "observeOnMainActor(_:owner:)", handler: call
     ) { owner, value in
       let owner = unsafeDowncast(owner.unsafelyUnwrapped, to: Owner.self)  // an `Owner`, which is Sendable
@@ -183,8 +184,8 @@ public final class FoundationNotificationBridge: Sendable {
     // Boxed, as in the owner-bound form.
     let call = MainActorReleased(handler)
     return observeClassic(
-      N.self, owner: nil, from: sender, flags: .mainActor, fileID: fileID, line: line, form: "observeOnMainActor(_:)",
-      handler: call
+      Registration(in: engine, N.self, owner: nil, sender: sender, flags: .mainActor, fileID: fileID, line: line),
+      form: "observeOnMainActor(_:)", handler: call
     ) { _, value in MainActor.assumeIsolated { call.value(value) } }
   }
 
@@ -330,17 +331,6 @@ public final class FoundationNotificationBridge: Sendable {
 // entry in the engine holds the handler for diagnostics and removes that observer when the engine
 // releases it (once the registration ended, after unlocking).
 extension FoundationNotificationBridge {
-  /// A registration for `N` bound to `owner` (token-bound without one), observed by
-  /// ``observeClassic(_:form:handler:call:)``.
-  private func observeClassic<N: FoundationNotification>(
-    _ type: N.Type, owner: AnyObject?, from sender: AnyObject?, flags: Registration.Flags, fileID: StaticString,
-    line: Int, form: StaticString, handler: any Sendable, call: @escaping @Sendable (AnyObject?, N) -> Void
-  ) -> ObserverToken {
-    let registration = Registration(
-      in: engine, N.self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    return observeClassic(registration, form: form, handler: handler, call: call)
-  }
-
   /// Installs an observer of `N.name` (from the registration's sender only, when it has one) whose
   /// block converts each notification on the posting thread, then hands it to `call` through the
   /// registration's decision: there, or on the main actor for a main-actor registration (at once on
