@@ -28,6 +28,15 @@ extension TestHooks {
   }
 }
 
+#if DEBUG
+  extension TestHooks {
+    /// Whether the calling thread is inside an engine's exclusive section: under a center's lock, or
+    /// in a change of a main-actor center's storage. The tests read it from ``OwnerLoadProbe`` to
+    /// show that no owner or sender is loaded there.
+    package static var isInExclusiveSection: Bool { RecursionGuard.current.exclusiveSections > 0 }
+  }
+#endif
+
 extension OwnerLoadProbe {
   /// Whether the centers call `onLoad` in this build (debug builds, as this target's).
   package static var isCompiledIn: Bool {

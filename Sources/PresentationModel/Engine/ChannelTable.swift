@@ -11,8 +11,6 @@ struct ChannelTable {
   /// Every channel with its key, the keys in increasing order, each once.
   @usableFromInline private(set) var all: ContiguousArray<(key: ObjectIdentifier, channel: Channel)> = []
 
-  var count: Int { all.count }
-
   /// The index of the first key not below `key`: where its channel is, or would be inserted.
   @inlinable @inline(__always)
   func position(of key: ObjectIdentifier) -> Int {

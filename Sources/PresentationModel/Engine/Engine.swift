@@ -153,9 +153,8 @@ package final class Engine: @unchecked Sendable {
     LiveRegistries.remove(self)
     guard !mustHopToMainQueue else { return MainQueue.runOnMainActor { self.endAll() } }
     let registrations = change(of: nil) { channels, released in
-      let emptied = channels.all.map(\.channel)
-      channels = ChannelTable()
-      return emptied.flatMap { channel in
+      defer { channels = ChannelTable() }  // its storages are kept in `released`
+      return channels.all.flatMap { _, channel in
         released.keep(channel.storage)
         return channel.entries.map(\.registration)
       }
@@ -335,10 +334,10 @@ extension Engine {
   private func storedEntry(of registration: Registration) -> Entry? {
     exclusion.withExclusiveAccess(to: self) {
       let slot = registration.slot
-      guard slot >= 0, let storage = channels.storage(of: registration.site.key), slot < storage.count,
-        let entry = storage.entries[slot], entry.registration === registration
-      else { return nil }
-      return entry
+      guard slot >= 0, let storage = channels.storage(of: registration.site.key), slot < storage.count else {
+        return nil
+      }
+      return storage.entries[slot]?.registration === registration ? storage.entries[slot] : nil
     }
   }
 }
@@ -363,15 +362,13 @@ enum Delivery<N> {
     let flags = registration.flags
     if flags == .endsWithToken {
       // unsafeDowncast: an entry without `hasOwner` is a `PlainEntry`.
-      unsafeDowncast(entry, to: PlainEntry<N>.self).call(notification)
-      return
+      return unsafeDowncast(entry, to: PlainEntry<N>.self).call(notification)
     }
     if flags == .hasOwner {
       guard let owner = registration.owner else { return registration.end() }  // the owner deinitialised
       OwnerLoadProbe.loaded(owner)
       // unsafeDowncast: an entry with `hasOwner` is an `OwnedEntry`.
-      unsafeDowncast(entry, to: OwnedEntry<N>.self).call(owner: owner, notification)
-      return
+      return unsafeDowncast(entry, to: OwnedEntry<N>.self).call(owner: owner, notification)
     }
     deliverSlowPath(notification, from: senderID, to: entry, onMainQueue: &onMainQueue, enqueue: enqueue)
   }

@@ -26,7 +26,7 @@ package class Registration: @unchecked Sendable {
   // @exclusivity(unchecked): read and written only by the engine under its exclusion (above),
   // which already makes every access exclusive.
   @exclusivity(unchecked) private var storedSlot: Int32 = -1
-  @usableFromInline package unowned(unsafe) let site: Site
+  package unowned(unsafe) let site: Site
   /// The engine of the center this registration belongs to; `nil` once it deinitialised.
   package weak let engine: Engine?
   /// The owner of an owner-bound registration; `nil` for the others, and once it deinitialised.

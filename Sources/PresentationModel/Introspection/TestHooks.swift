@@ -26,13 +26,11 @@ package enum TestHooks {
     /// Receives the work counted by the current task (see `countingWork` in the tests' support).
     @TaskLocal package static var workCounter: (@Sendable (Work, Int) -> Void)?
 
-    /// Whether the calling thread is inside an engine's exclusive section: under a center's lock, or
-    /// in a change of a main-actor center's storage. The tests read it from ``OwnerLoadProbe`` to
-    /// show that no owner or sender is loaded there. (Counted per thread, beside the posts
-    /// `RecursionGuard` counts: cheap enough for every section of a debug build, sanitizers
-    /// included, where a task-local value allocated each time.)
-    package static var isInExclusiveSection: Bool { RecursionGuard.current.exclusiveSections > 0 }
-
+    /// Counts the calling thread into an engine's exclusive section for `body` (under a center's
+    /// lock, or in a change of a main-actor center's storage), so the tests can show that no owner
+    /// or sender is loaded there (`isInExclusiveSection` in the tests' support). Counted per thread,
+    /// beside the posts `RecursionGuard` counts: cheap enough for every section of a debug build,
+    /// sanitizers included, where a task-local value allocated each time.
     @usableFromInline
     static func inExclusiveSection<Result>(_ body: () throws -> Result) rethrows -> Result {
       let thread = RecursionGuard.current
