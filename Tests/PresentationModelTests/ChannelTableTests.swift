@@ -3,8 +3,8 @@ import Testing
 
 @testable import PresentationModel
 
-/// The engine's channel table against a `Dictionary`, through random inserts and removals that
-/// grow it and make long probe runs, so that deletion by backward shift is exercised.
+/// The engine's channel table against a `Dictionary`, through random inserts and removals among
+/// 200 keys, at the front, the middle and the end of its order.
 @Suite struct ChannelTableTests {
   private final class Key {}
 
@@ -25,7 +25,7 @@ import Testing
       } else if model[identifier] == nil {
         model[identifier] = table.modifyOrInsert(identifier) { $0.storage }
       }
-      #expect(table.count == model.count, "step \(step)")
+      #expect(table.all.count == model.count, "step \(step)")
       if step % 50 == 0 {
         for key in keys {
           let identifier = ObjectIdentifier(key)

@@ -15,6 +15,39 @@ extension TestHooks {
   }
 }
 
+extension TestHooks {
+  /// Whether the storage of every engine checks its invariants after every change
+  /// (`PRESENTATION_INTERNAL_CHECKS`). SwiftPM builds every target of the package with the same
+  /// conditions (`-Xswiftc -D…` included), so this target's are the core's.
+  package static var internalChecksAreCompiledIn: Bool {
+    #if PRESENTATION_INTERNAL_CHECKS
+      true
+    #else
+      false
+    #endif
+  }
+}
+
+#if DEBUG
+  extension TestHooks {
+    /// Whether the calling thread is inside an engine's exclusive section: under a center's lock, or
+    /// in a change of a main-actor center's storage. The tests read it from ``OwnerLoadProbe`` to
+    /// show that no owner or sender is loaded there.
+    package static var isInExclusiveSection: Bool { RecursionGuard.current.exclusiveSections > 0 }
+  }
+#endif
+
+extension OwnerLoadProbe {
+  /// Whether the centers call `onLoad` in this build (debug builds, as this target's).
+  package static var isCompiledIn: Bool {
+    #if DEBUG
+      true
+    #else
+      false
+    #endif
+  }
+}
+
 extension Engine {
   /// How many entries the storage holds, those of ended registrations not yet removed included: an
   /// entry holds its handler until it is removed.

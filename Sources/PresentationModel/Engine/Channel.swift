@@ -26,8 +26,6 @@ struct Channel {
   /// When `append` asks for a sweep of registrations whose owner or sender died unnoticed.
   var sweep = SweepPolicy(minimum: 32)
 
-  var count: Int { storage.count }
-
   /// The entries that are not tombstones, in registration order (ended ones included).
   var entries: [Entry] {
     (0..<storage.count).compactMap { storage.entries[$0] }
@@ -68,13 +66,10 @@ struct Channel {
   }
 
   /// Applies the removals deferred while posts read the storage, if none does any more.
-  ///
-  /// - Returns: `false` if a post still reads it.
-  mutating func reclaimIfUnread(into released: inout ReleasedAfterUnlock) -> Bool {
-    guard storage.isUnread else { return false }
+  mutating func reclaimIfUnread(into released: inout ReleasedAfterUnlock) {
+    guard storage.isUnread else { return }
     storage.clearDeferredEnds()
     rebuild(minimumCapacity: storage.count - tombstones, into: &released)
-    return true
   }
 
   /// Leaves only the entries of registrations that have not ended, in order, renumbering their
@@ -93,7 +88,7 @@ struct Channel {
     var kept = 0
     for index in 0..<old.count {
       let source = old.entries + index
-      if let entry = source.pointee, !entry.registration.hasEnded {
+      if let entry = source.pointee, !entry.registration.lifecycle.hasEnded {
         entry.registration.slot = kept
         if !unread {
           (target.entries + kept).initialize(to: entry)  // posts still read the old one

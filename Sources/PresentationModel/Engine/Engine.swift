@@ -35,20 +35,27 @@ package final class Engine: @unchecked Sendable {
     LiveRegistries.insert(self)
   }
 
-  package var isMainActor: Bool { exclusion.isMainActor }
+  /// Whether the storage is the main actor's (``OnMainActor``), so that it is read and changed there
+  /// only, and what it releases may hold main-actor state.
+  package var isMainActor: Bool { exclusion == OnMainActor.self }
 
   /// Whether this thread must hop to the main queue before the storage is exclusive: a main-actor
   /// engine used elsewhere (an ending, a center released there).
   private var mustHopToMainQueue: Bool { isMainActor && !MainQueue.isCurrent }
 
-  /// A change of the storage: `body` inside the exclusive section, the storage's rules checked
-  /// after it (in builds with `PRESENTATION_INTERNAL_CHECKS`), what it released dropped after it.
+  /// A change of the storage: `body` inside the exclusive section; then the channel of `key`
+  /// removed if the change emptied it and no post reads it, the storage's rules checked (in builds
+  /// with `PRESENTATION_INTERNAL_CHECKS`), and what it released dropped after the section.
   private func change<Result>(
     of key: ObjectIdentifier?, _ body: (inout ChannelTable, inout ReleasedAfterUnlock) -> Result
   ) -> Result {
     var released = ReleasedAfterUnlock()
     let result = exclusion.withExclusiveAccess(to: self) {
       let result = body(&channels, &released)
+      if let key, let storage = channels.storage(of: key), storage.count == 0, storage.isUnread {
+        _ = channels.remove(key)
+        released.keep(storage)
+      }
       #if PRESENTATION_INTERNAL_CHECKS
         channels._checkInvariants(touching: key)
       #endif
@@ -118,28 +125,14 @@ package final class Engine: @unchecked Sendable {
   func detach(_ registration: Registration) {
     guard !mustHopToMainQueue else { return MainQueue.runOnMainActor { self.detach(registration) } }
     let key = registration.site.key
-    change(of: key) { channels, released in
-      channels.modify(key) { $0.remove(registration, into: &released) }
-      Self.removeIfEmpty(key, from: &channels, into: &released)
-    }
+    change(of: key) { channels, released in _ = channels.modify(key) { $0.remove(registration, into: &released) } }
   }
 
   /// Applies the removals deferred while posts read the storage of the channel of `key`: called by
   /// the last of those posts.
   @usableFromInline
   func reclaimDeferred(of key: ObjectIdentifier) {
-    change(of: key) { channels, released in
-      if channels.modify(key, { $0.reclaimIfUnread(into: &released) }) == true {
-        Self.removeIfEmpty(key, from: &channels, into: &released)
-      }
-    }
-  }
-
-  private static func removeIfEmpty(
-    _ key: ObjectIdentifier, from channels: inout ChannelTable, into released: inout ReleasedAfterUnlock
-  ) {
-    guard channels.modify(key, { $0.count == 0 && $0.storage.isUnread }) == true else { return }
-    if let removed = channels.remove(key) { released.keep(removed.storage) }
+    change(of: key) { channels, released in _ = channels.modify(key) { $0.reclaimIfUnread(into: &released) } }
   }
 
   /// Ends the registrations of the channel of `key` whose owner or sender died unnoticed, outside
@@ -160,14 +153,14 @@ package final class Engine: @unchecked Sendable {
     LiveRegistries.remove(self)
     guard !mustHopToMainQueue else { return MainQueue.runOnMainActor { self.endAll() } }
     let registrations = change(of: nil) { channels, released in
-      let emptied = channels.all.map(\.channel)
-      channels = ChannelTable()
-      return emptied.flatMap { channel in
+      defer { channels = ChannelTable() }  // its storages are kept in `released`
+      return channels.all.flatMap { _, channel in
         released.keep(channel.storage)
         return channel.entries.map(\.registration)
       }
     }
-    for registration in registrations { registration.endRemoved() }
+    // Each `end()` finds its entry gone: its `detach` changes nothing.
+    for registration in registrations { registration.end() }
   }
 }
 
@@ -182,7 +175,7 @@ extension Engine {
   private func unendedEntries(of key: ObjectIdentifier?, where isIncluded: (Registration) -> Bool) -> [Entry] {
     exclusion.withExclusiveAccess(to: self) {
       channels.all.filter { key == nil || $0.key == key }.flatMap { _, channel in
-        channel.entries.filter { !$0.registration.hasEnded && isIncluded($0.registration) }
+        channel.entries.filter { !$0.registration.lifecycle.hasEnded && isIncluded($0.registration) }
       }
     }
   }
@@ -241,10 +234,6 @@ protocol Exclusion {
   /// actor (checked in debug builds); an engine used from elsewhere hops there first (an ending,
   /// `Engine.detach`; a center released there, `Engine.endAll`).
   static func withExclusiveAccess<Result>(to engine: Engine, _ body: () throws -> Result) rethrows -> Result
-
-  /// Whether the storage is the main actor's, so that it is read and changed there only, and what
-  /// it releases may hold main-actor state.
-  static var isMainActor: Bool { get }
 }
 
 /// The lock of an engine that any thread may use.
@@ -260,8 +249,6 @@ enum Locked: Exclusion {
       #endif
     }
   }
-
-  @usableFromInline static var isMainActor: Bool { false }
 }
 
 /// The main actor, which serialises every use of a main-actor center: no lock to take.
@@ -276,8 +263,6 @@ enum OnMainActor: Exclusion {
       return try body()
     #endif
   }
-
-  @usableFromInline static var isMainActor: Bool { true }
 }
 
 // The post path of the typed and main-actor centers, top to bottom:
@@ -349,10 +334,10 @@ extension Engine {
   private func storedEntry(of registration: Registration) -> Entry? {
     exclusion.withExclusiveAccess(to: self) {
       let slot = registration.slot
-      guard slot >= 0, let storage = channels.storage(of: registration.site.key), slot < storage.count,
-        let entry = storage.entries[slot], entry.registration === registration
-      else { return nil }
-      return entry
+      guard slot >= 0, let storage = channels.storage(of: registration.site.key), slot < storage.count else {
+        return nil
+      }
+      return storage.entries[slot]?.registration === registration ? storage.entries[slot] : nil
     }
   }
 }
@@ -377,15 +362,13 @@ enum Delivery<N> {
     let flags = registration.flags
     if flags == .endsWithToken {
       // unsafeDowncast: an entry without `hasOwner` is a `PlainEntry`.
-      unsafeDowncast(entry, to: PlainEntry<N>.self).call(notification)
-      return
+      return unsafeDowncast(entry, to: PlainEntry<N>.self).call(notification)
     }
     if flags == .hasOwner {
       guard let owner = registration.owner else { return registration.end() }  // the owner deinitialised
       OwnerLoadProbe.loaded(owner)
       // unsafeDowncast: an entry with `hasOwner` is an `OwnedEntry`.
-      unsafeDowncast(entry, to: OwnedEntry<N>.self).call(owner: owner, notification)
-      return
+      return unsafeDowncast(entry, to: OwnedEntry<N>.self).call(owner: owner, notification)
     }
     deliverSlowPath(notification, from: senderID, to: entry, onMainQueue: &onMainQueue, enqueue: enqueue)
   }
@@ -412,7 +395,7 @@ enum Delivery<N> {
   static func call(_ notification: N, entry: Entry, owner: AnyObject?) {
     #if DEBUG
       if entry.registration.flags.contains(.mainActor) {
-        precondition(MainQueue.isCurrentForPost(), "a main-actor handler was about to run off the main queue")
+        precondition(MainQueue.isCurrent, "a main-actor handler was about to run off the main queue")
       }
     #endif
     if let owner {

@@ -9,8 +9,10 @@ internal import Dispatch
 // @unchecked Sendable: `value` is immutable; it is called only on the main actor (by the code that
 // boxed it, which knows its isolation), read elsewhere only by diagnostics (which scan it and never
 // call it), and released on the main queue only (see deinit).
-final class MainActorReleased<Value>: @unchecked Sendable {
+final class MainActorReleased<Value>: MainActorReleasedValue, @unchecked Sendable {
   let value: Value
+
+  package var anyValue: Any { value }
 
   init(_ value: Value) {
     self.value = value
@@ -34,8 +36,4 @@ final class MainActorReleased<Value>: @unchecked Sendable {
 /// The value of a ``MainActorReleased`` box, whatever its type: what diagnostics scan.
 package protocol MainActorReleasedValue: AnyObject {
   var anyValue: Any { get }
-}
-
-extension MainActorReleased: MainActorReleasedValue {
-  package var anyValue: Any { value }
 }

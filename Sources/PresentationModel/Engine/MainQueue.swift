@@ -18,7 +18,7 @@ package enum MainQueue {
   }()
 
   /// Whether the caller runs on the main queue (or on the main thread, which may be draining it).
-  package static var isCurrent: Bool {
+  @usableFromInline package static var isCurrent: Bool {
     guard tagged else { return false }
     return DispatchQueue.getSpecific(key: key) != nil || Thread.isMainThread
   }
@@ -26,16 +26,11 @@ package enum MainQueue {
   /// Runs `body` on the main actor: at once when the caller is on the main queue, otherwise in a
   /// block enqueued there.
   static func runOnMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
-    if isCurrent {
-      // assumeIsolated: `isCurrent` means this runs on the main queue, the main actor's executor
-      // (or on the main thread), which is what the main actor's isolation check accepts.
-      MainActor.assumeIsolated { body() }
-    } else {
-      DispatchQueue.main.async {
-        // assumeIsolated: a block on the main queue runs on the main actor's executor.
-        MainActor.assumeIsolated { body() }
-      }
-    }
+    // assumeIsolated: a block on the main queue runs on the main actor's executor; and `isCurrent`
+    // means this runs on the main queue (or on the main thread), which the main actor's isolation
+    // check accepts.
+    guard isCurrent else { return DispatchQueue.main.async { MainActor.assumeIsolated(body) } }
+    MainActor.assumeIsolated(body)
   }
 
   /// Whether a post runs on the main queue, asked at most once per post (`known` keeps the
@@ -43,10 +38,8 @@ package enum MainQueue {
   @inlinable @inline(__always)
   static func isCurrent(rememberedIn known: inout Bool?) -> Bool {
     if let known { return known }
-    let current = isCurrentForPost()
+    let current = isCurrent
     known = current
     return current
   }
-
-  @usableFromInline static func isCurrentForPost() -> Bool { isCurrent }
 }

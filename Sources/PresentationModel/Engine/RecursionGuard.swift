@@ -1,13 +1,5 @@
 #if DEBUG
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Musl)
-    import Musl
-  #elseif canImport(Darwin)
-    import Darwin
-  #elseif canImport(Android)
-    import Android
-  #endif
+  internal import Foundation  // pthread_key_*, which Foundation re-exports
 
   /// Stops a handler that re-posts what it observes (directly, or through a cycle of other
   /// notification types) with a clear message instead of a stack overflow. Debug builds only.

@@ -9,13 +9,12 @@ extension Registration {
   /// type would take 32 bytes more, the next two chunk sizes. Finding the site costs a lock and a
   /// hash look-up per registration, about 150 instructions, and no allocation once the call has
   /// been seen.
-  @usableFromInline
   package final class Site: Sendable {
     package let fileID: StaticString
     package let line: Int
     package let notificationType: any Any.Type
     /// The key of the notification type's channel.
-    let key: ObjectIdentifier
+    var key: ObjectIdentifier { ObjectIdentifier(notificationType) }
     /// The dynamic type of the owner given at registration; `nil` without an owner.
     let ownerType: (any AnyObject.Type)?
     let delivery: RegistrationInfo.Delivery
@@ -36,7 +35,6 @@ extension Registration {
       self.fileID = fileID
       self.line = key.line
       self.notificationType = notificationType
-      self.key = key.notificationType
       self.ownerType = ownerType
       self.delivery = key.delivery
       self.isOneShot = key.isOneShot
@@ -64,7 +62,5 @@ extension Registration {
     package static func key(of fileID: StaticString) -> UInt {
       fileID.hasPointerRepresentation ? UInt(bitPattern: fileID.utf8Start) : UInt(fileID.unicodeScalar.value) | 1 << 63
     }
-
-    package var fileIDString: String { fileID.description }
   }
 }

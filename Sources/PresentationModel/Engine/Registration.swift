@@ -26,7 +26,7 @@ package class Registration: @unchecked Sendable {
   // @exclusivity(unchecked): read and written only by the engine under its exclusion (above),
   // which already makes every access exclusive.
   @exclusivity(unchecked) private var storedSlot: Int32 = -1
-  @usableFromInline package unowned(unsafe) let site: Site
+  package unowned(unsafe) let site: Site
   /// The engine of the center this registration belongs to; `nil` once it deinitialised.
   package weak let engine: Engine?
   /// The owner of an owner-bound registration; `nil` for the others, and once it deinitialised.
@@ -60,9 +60,6 @@ package class Registration: @unchecked Sendable {
     set { storedSlot = Int32(truncatingIfNeeded: newValue) }
   }
 
-  /// Whether it ended (or its one-shot call is running): no post calls the handler any more.
-  final var hasEnded: Bool { lifecycle.hasEnded }
-
   /// Whether an owner or sender given at registration was already deinitialising: a weak
   /// reference to such an object reads `nil` at once, so the registration can never deliver.
   final var startsDead: Bool {
@@ -94,11 +91,6 @@ package class Registration: @unchecked Sendable {
     carryOut(lifecycle.end())
   }
 
-  /// Ends a registration whose entry its engine has already removed (the center's end).
-  final func endRemoved() {
-    if lifecycle.end() != .nothing { didEnd() }
-  }
-
   private func carryOut(_ ending: Lifecycle.Ending) {
     switch ending {
     case .detach:
@@ -112,58 +104,31 @@ package class Registration: @unchecked Sendable {
   /// Called once when the registration ends: a stream registration finishes its sequence.
   func didEnd() {}
 
-  /// What one delivery does, as ``decideDelivery(from:senderFilteredByFoundation:)`` decides it.
-  @usableFromInline
-  enum Delivery {
-    /// Nothing: ended, filtered out, or another delivery claimed a one-shot.
-    case skip
-    /// Call the handler with the owner (`nil` without one).
-    case call(owner: AnyObject?)
-    /// Call the handler with the owner, then `finishOneShot()`: this delivery claimed a one-shot.
-    case callOnce(owner: AnyObject?)
-  }
-
   /// The one decision of a delivery, on every center's slow path and in every Foundation observer
-  /// of the bridge: the registration is live; its sender filter (if any) is alive and, unless
-  /// Foundation filtered already, the poster; its owner (if any) is alive; and for a one-shot, this
-  /// delivery claims it first. A dead owner or sender ends the registration instead.
-  @inlinable @inline(__always)
-  final func decideDelivery(from senderID: ObjectIdentifier?, senderFilteredByFoundation: Bool = false) -> Delivery {
-    guard lifecycle.isLive else { return .skip }
-    if flags.contains(.hasSender) {
-      guard let sender else {
-        end()  // the filter can never match again
-        return .skip
-      }
-      OwnerLoadProbe.loaded(sender)
-      guard senderFilteredByFoundation || senderID == ObjectIdentifier(sender) else { return .skip }
-    }
-    var owner: AnyObject?
-    if flags.contains(.hasOwner) {
-      guard let loaded = self.owner else {
-        end()  // the owner deinitialised
-        return .skip
-      }
-      OwnerLoadProbe.loaded(loaded)
-      owner = loaded
-    }
-    guard flags.contains(.oneShot) else { return .call(owner: owner) }
-    return lifecycle.claim() ? .callOnce(owner: owner) : .skip
-  }
-
-  /// Carries out ``decideDelivery(from:senderFilteredByFoundation:)``: calls `call` with the owner
-  /// (`nil` without one), then ends a one-shot.
+  /// of the bridge, carried out: `call` runs with the owner (`nil` without one) if the registration
+  /// is live; its sender filter (if any) is alive and, unless Foundation filtered already, the
+  /// poster; its owner (if any) is alive; and for a one-shot, this delivery claims it first (and
+  /// ends it after the call). A dead owner or sender ends the registration instead.
   @inlinable @inline(__always)
   final func deliver(
     from senderID: ObjectIdentifier?, senderFilteredByFoundation: Bool = false, _ call: (AnyObject?) -> Void
   ) {
-    switch decideDelivery(from: senderID, senderFilteredByFoundation: senderFilteredByFoundation) {
-    case .skip: break
-    case .call(let owner): call(owner)
-    case .callOnce(let owner):
-      call(owner)
-      finishOneShot()
+    guard lifecycle.isLive else { return }
+    if flags.contains(.hasSender) {
+      guard let sender else { return end() }  // the filter can never match again
+      OwnerLoadProbe.loaded(sender)
+      guard senderFilteredByFoundation || senderID == ObjectIdentifier(sender) else { return }
     }
+    var owner: AnyObject?
+    if flags.contains(.hasOwner) {
+      guard let loaded = self.owner else { return end() }  // the owner deinitialised
+      OwnerLoadProbe.loaded(loaded)
+      owner = loaded
+    }
+    guard flags.contains(.oneShot) else { return call(owner) }
+    guard lifecycle.claim() else { return }
+    call(owner)
+    finishOneShot()
   }
 
   /// Ends a one-shot after its call.
@@ -174,7 +139,7 @@ package class Registration: @unchecked Sendable {
 
   package final var info: RegistrationInfo {
     RegistrationInfo(
-      notificationType: site.notificationType, ownerType: site.ownerType, fileID: site.fileIDString, line: site.line,
+      notificationType: site.notificationType, ownerType: site.ownerType, fileID: "\(site.fileID)", line: site.line,
       delivery: site.delivery, isOneShot: site.isOneShot, filtersBySender: flags.contains(.hasSender))
   }
 }
@@ -223,8 +188,6 @@ extension Registration {
     }
 
     @usableFromInline let state = Atomic<UInt8>(State.pending.rawValue)
-
-    init() {}
 
     /// Whether a post may call the handler now.
     @inlinable @inline(__always) var isLive: Bool { state.load(ordering: .acquiring) == State.live.rawValue }

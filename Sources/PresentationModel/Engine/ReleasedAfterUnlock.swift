@@ -11,16 +11,12 @@
 // nothing; more spill into an array. They are kept as `AnyObject`, which needs no type metadata:
 // the end path runs unspecialised (it starts from a token), and boxing a generic entry in `Any`
 // would look up its metadata on every ending.
-@usableFromInline
 struct ReleasedAfterUnlock {
   private var inline: (AnyObject?, AnyObject?, AnyObject?, AnyObject?) = (nil, nil, nil, nil)
   private var inlineCount = 0
   private var spilled: [AnyObject] = []
 
-  @usableFromInline init() {}
-
   /// Holds `object` until the value is dropped.
-  @usableFromInline
   mutating func keep(_ object: AnyObject) {
     switch inlineCount {
     case 0: inline.0 = object
@@ -35,7 +31,7 @@ struct ReleasedAfterUnlock {
   }
 
   /// Drops what was kept, on this thread: call it after the exclusive section.
-  @usableFromInline consuming func drop() {}
+  consuming func drop() {}
 
   /// Drops what was kept on the main queue: at once when already there, otherwise in a block
   /// enqueued there.

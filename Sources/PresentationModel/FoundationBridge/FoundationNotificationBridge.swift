@@ -80,9 +80,9 @@ public final class FoundationNotificationBridge: Sendable {
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, owner: owner, from: sender, flags: [], fileID: fileID, line: line, form: "observe(_:owner:)",
-      handler: handler,
-      deliver: Self.onPostingThread { handler(unsafeDowncast($0.unsafelyUnwrapped, to: Owner.self), $1) })
+      Registration(in: engine, N.self, owner: owner, sender: sender, flags: [], fileID: fileID, line: line),
+      form: "observe(_:owner:)", handler: handler
+    ) { handler(unsafeDowncast($0.unsafelyUnwrapped, to: Owner.self), $1) }
   }
 
   /// Calls `handler` on the posting thread with each `type` notification posted to the Foundation
@@ -93,8 +93,9 @@ public final class FoundationNotificationBridge: Sendable {
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, owner: nil, from: sender, flags: [], fileID: fileID, line: line, form: "observe(_:)", handler: handler,
-      deliver: Self.onPostingThread { handler($1) })
+      Registration(in: engine, N.self, owner: nil, sender: sender, flags: [], fileID: fileID, line: line),
+      form: "observe(_:)", handler: handler
+    ) { handler($1) }
   }
 
   // MARK: Classic notifications, once
@@ -125,8 +126,9 @@ public final class FoundationNotificationBridge: Sendable {
     _ handler: @escaping @Sendable (N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, owner: nil, from: sender, flags: .oneShot, fileID: fileID, line: line, form: "observeOnce(_:)",
-      handler: handler, deliver: Self.onPostingThread { handler($1) })
+      Registration(in: engine, N.self, owner: nil, sender: sender, flags: .oneShot, fileID: fileID, line: line),
+      form: "observeOnce(_:)", handler: handler
+    ) { handler($1) }
   }
 
   /// Calls `handler` on the posting thread with `owner` and the next `type` notification only, then
@@ -138,9 +140,9 @@ public final class FoundationNotificationBridge: Sendable {
     _ handler: @escaping @Sendable (Owner, N) -> Void
   ) -> ObserverToken {
     observeClassic(
-      N.self, owner: owner, from: sender, flags: .oneShot, fileID: fileID, line: line, form: "observeOnce(_:owner:)",
-      handler: handler,
-      deliver: Self.onPostingThread { handler(unsafeDowncast($0.unsafelyUnwrapped, to: Owner.self), $1) })
+      Registration(in: engine, N.self, owner: owner, sender: sender, flags: .oneShot, fileID: fileID, line: line),
+      form: "observeOnce(_:owner:)", handler: handler
+    ) { handler(unsafeDowncast($0.unsafelyUnwrapped, to: Owner.self), $1) }
   }
 
   // MARK: Classic notifications, on the main actor
@@ -163,9 +165,12 @@ public final class FoundationNotificationBridge: Sendable {
     // main queue, as the centers release main-actor handlers.
     let call = MainActorReleased(handler)
     return observeClassic(
-      N.self, owner: owner, from: sender, flags: .mainActor, fileID: fileID, line: line,
-      form: "observeOnMainActor(_:owner:)", handler: call,
-      deliver: Self.onMainActor { call.value(unsafeDowncast($0.unsafelyUnwrapped, to: Owner.self), $1) })
+      Registration(in: engine, N.self, owner: owner, sender: sender, flags: .mainActor, fileID: fileID, line: line),
+      form: "observeOnMainActor(_:owner:)", handler: call
+    ) { owner, value in
+      let owner = unsafeDowncast(owner.unsafelyUnwrapped, to: Owner.self)  // an `Owner`, which is Sendable
+      MainActor.assumeIsolated { call.value(owner, value) }
+    }
   }
 
   /// Calls `handler` on the main actor with each `type` notification until the returned token is
@@ -179,8 +184,9 @@ public final class FoundationNotificationBridge: Sendable {
     // Boxed, as in the owner-bound form.
     let call = MainActorReleased(handler)
     return observeClassic(
-      N.self, owner: nil, from: sender, flags: .mainActor, fileID: fileID, line: line, form: "observeOnMainActor(_:)",
-      handler: call, deliver: Self.onMainActor { call.value($1) })
+      Registration(in: engine, N.self, owner: nil, sender: sender, flags: .mainActor, fileID: fileID, line: line),
+      form: "observeOnMainActor(_:)", handler: call
+    ) { _, value in MainActor.assumeIsolated { call.value(value) } }
   }
 
   // MARK: Classic notifications, as an async sequence
@@ -231,8 +237,7 @@ public final class FoundationNotificationBridge: Sendable {
     {
       registration, yield in
       // Foundation filters by `object:`; the block converts on the posting thread, then yields.
-      observeClassic(
-        registration, form: "notifications(of:)", handler: yield, deliver: Self.onPostingThread { yield($1) })
+      observeClassic(registration, form: "notifications(of:)", handler: yield) { yield($1) }
     }
   }
 
@@ -292,9 +297,10 @@ public final class FoundationNotificationBridge: Sendable {
     let registration = Registration(
       in: engine, M.self, owner: owner, sender: subject, flags: .task, fileID: fileID, line: line)
     let token = notificationCenter.addObserver(of: subject, for: M.self) { message in
-      guard case .call(let owner?) = registration.decideDelivery(from: nil, senderFilteredByFoundation: true) else {
-        return
-      }
+      // Decided before the call, which is async (never a one-shot: there is nothing to finish).
+      var owner: AnyObject?
+      registration.deliver(from: nil, senderFilteredByFoundation: true) { owner = $0 }
+      guard let owner else { return }
       await handler(unsafeDowncast(owner, to: Owner.self), message)
     }
     return register(registration, form: "observe(_:owner:from:)", handler: handler) { [notificationCenter] in
@@ -325,28 +331,23 @@ public final class FoundationNotificationBridge: Sendable {
 // entry in the engine holds the handler for diagnostics and removes that observer when the engine
 // releases it (once the registration ended, after unlocking).
 extension FoundationNotificationBridge {
-  /// A registration for `N` bound to `owner` (token-bound without one), observed by
-  /// ``observeClassic(_:form:handler:deliver:)``.
-  private func observeClassic<N: FoundationNotification>(
-    _ type: N.Type, owner: AnyObject?, from sender: AnyObject?, flags: Registration.Flags, fileID: StaticString,
-    line: Int, form: StaticString, handler: any Sendable, deliver: @escaping @Sendable (Registration, N) -> Void
-  ) -> ObserverToken {
-    let registration = Registration(
-      in: engine, N.self, owner: owner, sender: sender, flags: flags, fileID: fileID, line: line)
-    return observeClassic(registration, form: form, handler: handler, deliver: deliver)
-  }
-
   /// Installs an observer of `N.name` (from the registration's sender only, when it has one) whose
-  /// block converts each notification and hands it to `deliver`, then registers `registration`.
+  /// block converts each notification on the posting thread, then hands it to `call` through the
+  /// registration's decision: there, or on the main actor for a main-actor registration (at once on
+  /// the main queue, enqueued there otherwise, and decided there). Then registers `registration`.
   private func observeClassic<N: FoundationNotification>(
     _ registration: Registration, form: StaticString, handler: any Sendable,
-    deliver: @escaping @Sendable (Registration, N) -> Void
+    call: @escaping @Sendable (AnyObject?, N) -> Void
   ) -> ObserverToken {
     let observer = notificationCenter.addObserver(forName: N.name, object: registration.sender, queue: nil) {
       notification in
       guard registration.lifecycle.isLive else { return }
       guard let value = N(notification) else { return ConversionFailures.report(N.self, name: N.name) }
-      deliver(registration, value)  // decides again: the conversion is user code and may have ended it
+      // Decides again: the conversion is user code and may have ended it.
+      let deliver: @Sendable () -> Void = {
+        registration.deliver(from: nil, senderFilteredByFoundation: true) { call($0, value) }
+      }
+      if registration.flags.contains(.mainActor) { MainQueue.runOnMainActor(deliver) } else { deliver() }
     }
     return register(registration, form: form, handler: handler) { [notificationCenter] in
       notificationCenter.removeObserver(observer)
@@ -359,26 +360,5 @@ extension FoundationNotificationBridge {
   ) -> ObserverToken {
     engine.register(
       FoundationEntry(registration: registration, handler: handler, removeObserver: removeObserver), form: form)
-  }
-
-  /// A delivery on the thread that posted, through the registration's decision.
-  private static func onPostingThread<N>(_ call: @escaping @Sendable (AnyObject?, N) -> Void)
-    -> @Sendable (
-      Registration, N
-    ) -> Void
-  {
-    { registration, value in registration.deliver(from: nil, senderFilteredByFoundation: true) { call($0, value) } }
-  }
-
-  /// A delivery on the main actor (at once on the main queue, enqueued there otherwise), through
-  /// the registration's decision, made there.
-  private static func onMainActor<N: Sendable>(_ call: @escaping @MainActor @Sendable (AnyObject?, N) -> Void)
-    -> @Sendable (Registration, N) -> Void
-  {
-    { registration, value in
-      MainQueue.runOnMainActor {
-        registration.deliver(from: nil, senderFilteredByFoundation: true) { call($0, value) }
-      }
-    }
   }
 }

@@ -1,12 +1,4 @@
-#if canImport(Darwin)
-  public import Darwin  // public: the inlinable `withLock` calls pthread_mutex_*
-#elseif canImport(Glibc)
-  public import Glibc  // public: the inlinable `withLock` calls pthread_mutex_*
-#elseif canImport(Musl)
-  public import Musl  // public: the inlinable `withLock` calls pthread_mutex_*
-#elseif canImport(Android)
-  public import Android  // public: the inlinable `withLock` calls pthread_mutex_*
-#endif
+public import Foundation  // public: the inlinable `withLock` calls pthread_mutex_*, which Foundation re-exports
 
 /// A value guarded by a `pthread_mutex_t`.
 ///

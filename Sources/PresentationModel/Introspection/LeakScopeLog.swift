@@ -20,10 +20,6 @@ package final class LeakScopeLog: Sendable {
   /// How many scopes are open in the process: `current` is read only while some are.
   package static let openScopes = Atomic<Int>(0)
 
-  /// The logs whose scopes are open, each with how many times it is open: a leak report made
-  /// outside every scope leaves their registrations alone.
-  package static let openLogs = LockedState<[ObjectIdentifier: (log: LeakScopeLog, count: Int)]>([:])
-
   /// One registration made in the scope.
   package struct RegistrationRecord: Sendable {
     package weak let registration: Registration?

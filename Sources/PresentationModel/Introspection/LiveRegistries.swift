@@ -6,14 +6,10 @@
 /// center alive, even for a moment (a test may be checking that it deallocates). Costs one lock and
 /// one dictionary change per center made and per center released, nothing per registration or post.
 package enum LiveRegistries {
-  private struct WeakEngine: Sendable {
-    weak var engine: Engine?
-  }
-
-  private static let engines = LockedState<[ObjectIdentifier: WeakEngine]>([:])
+  private static let engines = LockedState<[ObjectIdentifier: WeakReference]>([:])
 
   static func insert(_ engine: Engine) {
-    engines.withLock { $0[ObjectIdentifier(engine)] = WeakEngine(engine: engine) }
+    engines.withLock { $0[ObjectIdentifier(engine)] = WeakReference(engine) }
   }
 
   static func remove(_ engine: Engine) {
@@ -22,5 +18,5 @@ package enum LiveRegistries {
 
   /// The engines alive now, for the leak harness's copies (`withRegistrationSnapshots`, in
   /// `PresentationModelDiagnostics`).
-  package static var live: [Engine] { engines.withLock { $0.values.compactMap(\.engine) } }
+  package static var live: [Engine] { engines.withLock { $0.values.compactMap { $0.object as? Engine } } }
 }

@@ -32,10 +32,7 @@ package enum RegistrationDiagnostics {
   /// Reports `finding` to the task's reporter, or warns on standard error (once per call site) and
   /// keeps it for the harness to claim.
   static func report(_ finding: Finding) {
-    if let reporter {
-      reporter(finding)
-      return
-    }
+    if let reporter { return reporter(finding) }
     let isFirstAtSite = state.withLock { state in
       state.unclaimed.append(finding)
       if state.unclaimed.count > unclaimedLimit { state.unclaimed.removeFirst() }

@@ -14,16 +14,6 @@ package enum TestHooks {
     case tokensVisited
   }
 
-  /// Whether the storage of every engine checks its invariants after every change
-  /// (`PRESENTATION_INTERNAL_CHECKS`).
-  package static var internalChecksAreCompiledIn: Bool {
-    #if PRESENTATION_INTERNAL_CHECKS
-      true
-    #else
-      false
-    #endif
-  }
-
   /// Counts `amount` of `work` into the counter of the current task, if it has one.
   @inline(__always)
   static func count(_ work: Work, _ amount: Int) {
@@ -36,13 +26,11 @@ package enum TestHooks {
     /// Receives the work counted by the current task (see `countingWork` in the tests' support).
     @TaskLocal package static var workCounter: (@Sendable (Work, Int) -> Void)?
 
-    /// Whether the calling thread is inside an engine's exclusive section: under a center's lock, or
-    /// in a change of a main-actor center's storage. The tests read it from ``OwnerLoadProbe`` to
-    /// show that no owner or sender is loaded there. (Counted per thread, beside the posts
-    /// `RecursionGuard` counts: cheap enough for every section of a debug build, sanitizers
-    /// included, where a task-local value allocated each time.)
-    package static var isInExclusiveSection: Bool { RecursionGuard.current.exclusiveSections > 0 }
-
+    /// Counts the calling thread into an engine's exclusive section for `body` (under a center's
+    /// lock, or in a change of a main-actor center's storage), so the tests can show that no owner
+    /// or sender is loaded there (`isInExclusiveSection` in the tests' support). Counted per thread,
+    /// beside the posts `RecursionGuard` counts: cheap enough for every section of a debug build,
+    /// sanitizers included, where a task-local value allocated each time.
     @usableFromInline
     static func inExclusiveSection<Result>(_ body: () throws -> Result) rethrows -> Result {
       let thread = RecursionGuard.current
@@ -68,15 +56,6 @@ package enum OwnerLoadProbe {
     /// Called with each owner or sender the center has just loaded strongly, while it holds it.
     @usableFromInline @TaskLocal package static var onLoad: (@Sendable (AnyObject) -> Void)?
   #endif
-
-  /// Whether the center calls `onLoad` in this build (debug builds: the tests').
-  package static var isCompiledIn: Bool {
-    #if DEBUG
-      true
-    #else
-      false
-    #endif
-  }
 
   /// Reports a load to the installed probe, if any.
   @inlinable @inline(__always)

@@ -183,9 +183,8 @@ public final class MainActorNotificationCenter {
     of type: N.Type, from sender: AnyObject? = nil, bufferingPolicy: NotificationBufferingPolicy,
     fileID: StaticString = #fileID, line: Int = #line
   ) -> MainActorNotificationSequence<N> {
-    let (registration, stream) = StreamRegistration<N>.make(
-      in: engine, sender: sender, flags: [], bufferingPolicy: bufferingPolicy, fileID: fileID, line: line)
-    let continuation = registration.continuation
+    let (stream, continuation) = AsyncStream.makeStream(of: N.self, bufferingPolicy: bufferingPolicy.streamPolicy())
+    let registration = StreamRegistration(in: engine, sender: sender, fileID: fileID, line: line, feeding: continuation)
     let handler: @MainActor (N) -> Void = { notification in
       // nonisolated(unsafe): `yield` takes its value as `sending`, as if it might be consumed in
       // another isolation domain. This stream is consumed only through the sequence's iterator,

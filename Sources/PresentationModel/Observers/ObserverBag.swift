@@ -17,9 +17,7 @@
 /// > twice its active tokens (plus 16).
 public final class ObserverBag: Sendable {
   private struct Contents {
-    /// In insertion order.
-    var tokens: [ObserverToken] = []
-    var identifiers: Set<ObjectIdentifier> = []
+    var tokens: Set<ObserverToken> = []
     /// When the next insert looks for ended observations.
     var prune = SweepPolicy(minimum: 16)
   }
@@ -39,9 +37,8 @@ public final class ObserverBag: Sendable {
   /// Adds `token`; adding the same token twice holds it once.
   public func insert(_ token: ObserverToken) {
     TestHooks.count(.tokensVisited, 1)
-    let snapshot = contents.withLock { contents -> [ObserverToken]? in
-      guard contents.identifiers.insert(ObjectIdentifier(token)).inserted else { return nil }
-      contents.tokens.append(token)
+    let snapshot = contents.withLock { contents -> Set<ObserverToken>? in
+      guard contents.tokens.insert(token).inserted else { return nil }
       return contents.prune.isDue(count: contents.tokens.count) ? contents.tokens : nil
     }
     if let snapshot { dropEndedObservations(among: snapshot) }
@@ -52,30 +49,17 @@ public final class ObserverBag: Sendable {
   /// Whether an observation ended is asked outside the lock: `isActive` loads the owner and the
   /// sender weakly, which holds them strongly for a moment, and if that is the last reference their
   /// `deinit` runs right there (and may use this bag). The removed tokens are released after the
-  /// lock too, since releasing a token may end an observation.
-  private func dropEndedObservations(among snapshot: [ObserverToken]) {
-    let ended = Set(snapshot.lazy.filter { !$0.isActive }.map(ObjectIdentifier.init))
-    TestHooks.count(.tokensVisited, snapshot.count)
-    let removed = contents.withLock { contents -> [ObserverToken] in
-      var removed: [ObserverToken] = []
-      if !ended.isEmpty {
-        TestHooks.count(.tokensVisited, contents.tokens.count)
-        // The snapshot holds every ended token, so no identifier in `ended` can have been reused
-        // by a token inserted meanwhile.
-        removed.reserveCapacity(ended.count)
-        contents.tokens.removeAll { token in
-          guard ended.contains(ObjectIdentifier(token)) else { return false }
-          removed.append(token)
-          return true
-        }
-        for token in removed { contents.identifiers.remove(ObjectIdentifier(token)) }
-      }
+  /// lock too (`ended` holds them), since releasing a token may end an observation.
+  private func dropEndedObservations(among snapshot: Set<ObserverToken>) {
+    let ended = snapshot.filter { !$0.isActive }
+    TestHooks.count(.tokensVisited, snapshot.count + ended.count)
+    contents.withLock { contents in
+      contents.tokens.subtract(ended)
       contents.prune.finished(keeping: contents.tokens.count)
-      return removed
     }
     // Already ended: cancelling only tells the center at once (an owner that deinitialised leaves
-    // its registration to be reclaimed lazily otherwise). Released here, after the lock.
-    for token in removed { token.cancel() }
+    // its registration to be reclaimed lazily otherwise).
+    for token in ended { token.cancel() }
   }
 
   /// Cancels every token held and empties the bag.

@@ -27,9 +27,9 @@ public struct TypedNotificationSequence<Notification: Sendable>: AsyncSequence, 
     fileID: StaticString, line: Int,
     store: (StreamRegistration<Notification>, _ handler: @escaping @Sendable (Notification) -> Void) -> ObserverToken
   ) {
-    let (registration, stream) = StreamRegistration<Notification>.make(
-      in: engine, sender: sender, flags: [], bufferingPolicy: bufferingPolicy, fileID: fileID, line: line)
-    let continuation = registration.continuation
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Notification.self, bufferingPolicy: bufferingPolicy.streamPolicy())
+    let registration = StreamRegistration(in: engine, sender: sender, fileID: fileID, line: line, feeding: continuation)
     self.stream = stream
     self.token = store(registration) { _ = continuation.yield($0) }
   }

@@ -5,7 +5,7 @@ import Testing
 
 /// The engine under every center checks the rules of its storage (each entry at its registration's
 /// slot, the tombstones counted, none at the end, fewer than half tombstones, no pending
-/// registration stored, the channel table's probe runs unbroken) after every change, in builds with
+/// registration stored, the channel table's keys in increasing order) after every change, in builds with
 /// `PRESENTATION_INTERNAL_CHECKS` (CI's AddressSanitizer run: `.ci/sanitizers.sh`). A broken rule stops the program with
 /// the rule's message; here every kind of change runs on every center in a child process, so that a
 /// broken rule fails this test by name instead of ending the whole run.

@@ -1,4 +1,5 @@
 import PresentationModel
+import PresentationTestSupport
 import Testing
 
 /// The exact interleaving of the deadlock, forced: the test's last outside reference to an owner is

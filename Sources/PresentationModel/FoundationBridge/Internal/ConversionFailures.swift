@@ -3,10 +3,8 @@ internal import Foundation
 /// Reports, in debug builds, the first Foundation notification of each type whose `init?(_:)`
 /// returned `nil`. Release builds skip such notifications silently.
 package enum ConversionFailures {
-  #if DEBUG
-    /// The types whose failure was reported.
-    static let printed = LockedState<Set<ObjectIdentifier>>([])
-  #endif
+  /// The types whose failure was reported (made the first time one is, in a debug build).
+  static let printed = LockedState<Set<ObjectIdentifier>>([])
 
   static func report<N>(_ type: N.Type, name: Notification.Name) {
     #if DEBUG

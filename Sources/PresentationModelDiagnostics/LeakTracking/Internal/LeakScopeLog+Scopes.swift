@@ -3,6 +3,10 @@ internal import Synchronization
 // The leak harness's side of a test's log: opening and closing its scope around a test, and reading
 // what it recorded. The core keeps only what a registration and a fade write (`LeakScopeLog`).
 extension LeakScopeLog {
+  /// The logs whose scopes are open, each with how many times it is open: a leak report made
+  /// outside every scope leaves their registrations alone.
+  private static let openLogs = LockedState<[ObjectIdentifier: (log: LeakScopeLog, count: Int)]>([:])
+
   /// Runs `body` with `log` as the log of its task and of the tasks that inherit its task-locals.
   package static func withScope<Result>(
     _ log: LeakScopeLog, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result

@@ -21,7 +21,7 @@ package struct RegistrationSnapshot: Sendable {
   package var line: Int { registration.site.line }
   /// Equal for registrations made by the same `#fileID` literal; the file's name is ``fileID``.
   package var fileIDKey: Int { Int(bitPattern: Registration.Site.key(of: registration.site.fileID)) }
-  package var fileID: String { registration.site.fileIDString }
+  package var fileID: String { registration.site.fileID.description }
 
   /// The registration's handler, whose closure the leak harness scans for captures.
   package var handler: Any { (copied as? any MainActorReleasedValue)?.anyValue ?? copied }
