@@ -21,8 +21,9 @@
       case dispatchBlock
       /// A Dispatch continuation: a block submitted to a queue, waiting to run.
       case continuation
-      /// A slab of a task's allocator, where its async frames live.
-      case taskSlab
+      /// A slab of a task's allocator, where its async frames and task-local values live, and
+      /// where in it the word that holds the node below the first slab lies.
+      case taskSlab(TaskSlabHit)
       // What names a chain (the scan climbs no further):
       /// A global or static variable.
       case global(name: String)

@@ -5,6 +5,8 @@
   /// - `a Dispatch work item's block: closure #1 in Poller.start()`
   /// - `a Dispatch queue's pending block (asyncAfter): closure #1 in Poller.refreshLater()`
   /// - `a suspended Task: closure #1 in Poller.start(), awaiting Task.sleep(nanoseconds:)`
+  /// - `a suspended Task: closure #1 in Poller.start(), awaiting Task.sleep(nanoseconds:), through
+  ///   its task-local Request.$context`
   /// - `a NotificationCenter block observer for "didTick": closure #1 in Poller.observe()`
   /// - `a closure kept in a var that it captures itself: closure #1 in Poller.retry()`
   /// - `an untracked Cache.items[2]` (no global, task, queue or cycle found above it)
@@ -108,7 +110,10 @@
             text += (state.statusIsKnown ? ", awaiting " : ", last suspended in ") + awaiting
           }
         }
-        return (text + through, 0)
+        // What of the task holds the chain, when not its operation: `task-local Request.$context`.
+        let part = entries[chain[0]].step?.component.map { "its " + $0 }
+        let parts = [part, path.isEmpty ? nil : path].compactMap { $0 }
+        return (text + (parts.isEmpty ? "" : ", through " + parts.joined(separator: " → ")), 0)
       default:
         break
       }
