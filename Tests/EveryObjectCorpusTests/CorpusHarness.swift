@@ -276,6 +276,5 @@ enum Gap {
   static let groupNotify = "a DispatchGroup's notify block is not read"
   static let observationRegistrar =
     "the observation registrar keeps onChange in a lock-guarded buffer the walk does not read (another thread may be changing it)"
-  static let asyncStreamStorage = "an AsyncStream's onTermination is not followed from the task that holds the stream"
   static let taskLocalVariable = "a task's local variables are not read (its operation's captures are)"
 }

@@ -146,7 +146,8 @@
           let inner = offset - slot.offset
           var member = HeapProofs.Member(names: [], type: type, offset: inner)
           let typeMetadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-          if inner > 0, MetadataKind.of(typeMetadata) == StoredFields.structKind,
+          if inner > 0 || HeapProofs.isReadableLibraryStruct(type),
+            MetadataKind.of(typeMetadata) == StoredFields.structKind,
             case .fields(let fields) = StoredFields.ofStruct(typeMetadata),
             let found = HeapProofs.member(of: fields, at: inner)
           {
