@@ -276,5 +276,6 @@ enum Gap {
   static let groupNotify = "a DispatchGroup's notify block is not read"
   static let observationRegistrar =
     "the observation registrar keeps onChange in a lock-guarded buffer the walk does not read (another thread may be changing it)"
-  static let taskLocalVariable = "a task's local variables are not read (its operation's captures are)"
+  static let taskLocalVariable =
+    "a word in a task's async frame is not believed (nothing says whether its slot is still live), only its operation's captures"
 }

@@ -33,7 +33,9 @@
     /// `Slab::headerSize()`.
     static let slabHeader: UInt = 32
     /// How many slabs of one task are followed (a task's stack of frames rarely needs more than a
-    /// few kilobytes: its first slab holds 984 bytes, later ones as many or more).
+    /// few kilobytes: its first slab holds 984 bytes, later ones as many or more). The scan climbs
+    /// one slab a step (a slab's only holder is the one before it), so a value more than 6 slabs
+    /// in is past its 7 steps and stays unnamed.
     static let mostSlabs = 64
 
     // include/swift/ABI/TaskLocal.h, `TaskLocal::Item`: `next` (its low 2 bits the `NextLinkType`:
@@ -77,11 +79,37 @@
       case .taskSlab(let hit) where offset == Layout.slabNext:
         return (HeapNode(address: slab, kind: .taskSlab(hit)), HeapStep(kind: .slab))
       case .survivor, .object, .context:
-        guard offset >= Layout.slabHeader, offset - Layout.slabHeader < UInt(used) else { return nil }
+        guard offset >= Layout.slabHeader, offset - Layout.slabHeader < UInt(used),
+          isTaskLocalValue(at: address, inSlab: slab, holding: child)
+        else { return nil }
         return (HeapNode(address: slab, kind: .taskSlab(TaskSlabHit(address: address))), HeapStep(kind: .slab))
       default:
         return nil
       }
+    }
+
+    /// Whether the word at `address`, in a slab's used bytes, lies where a `TaskLocal` item keeps
+    /// a value that holds `child`: the item's allocation header (`previous`, `slab`) before it
+    /// names this slab, its `valueType` is a type whose value holds the child at that offset (a
+    /// reference at 0, a closure's context at 8), and the value starts where `storageOffset` puts
+    /// it. Whether the item is on a task's chain is proved once the task is found above the slab;
+    /// other words of a slab (async frames) are not believed (`HeapScan`), and would crowd out the
+    /// frontier: a slab node is made only for an item's value.
+    private func isTaskLocalValue(at address: UInt, inSlab slab: UInt, holding child: HeapNode) -> Bool {
+      typealias Layout = TaskAllocatorLayout
+      for inner: UInt in [0, 8] where address >= inner {
+        let storage = address - inner
+        for item in [storage &- Layout.itemHeader, storage &- Layout.itemHeader &- 8] {
+          guard ProcessMemory.word(at: item &- 8) == slab,
+            let valueType = ProcessMemory.word(at: item &+ Layout.itemValueType), valueType != 0,
+            let element = ElementType(valueType),
+            (item + Layout.itemHeader + element.alignment - 1) & ~(element.alignment - 1) == storage,
+            inner < element.stride, elementHolds(element, offset: inner, address: address, child: child) != nil
+          else { continue }
+          return true
+        }
+      }
+      return false
     }
 
     /// A task (its first word is the runtime's task metadata) whose allocator's memory holds
