@@ -46,20 +46,28 @@ extension HeapScanSuites {
       try? await Task.sleep(nanoseconds: 20_000_000)
     }
 
+    static let prefix = "HeapScanSuites.HeapScanTaskLocalTests."
+
+    /// Once the task sleeps, the scan names it, by its operation, as holding `survivor` in its
+    /// task-local `Locals.$current`.
+    static func expectNamed(_ survivor: Survivor, operation: String) async throws {
+      await waitUntilSuspended()
+      let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
+      let line = "a suspended Task: \(operation), awaiting …, through its task-local \(prefix)Locals.$current"
+      #expect(
+        report.holders.contains {
+          $0.hasPrefix("a suspended Task: \(operation), awaiting ")
+            && $0.hasSuffix(", through its task-local \(prefix)Locals.$current")
+        }, "expected \(line): \(report)")
+    }
+
     @Test func namesTheTaskWhoseCopiedTaskLocalHoldsIt() async throws {
       guard CaptureScanner.heapScanIsAvailable else { return }
       let survivor = Survivor()
       let task = Locals.$current.withValue(survivor) { Task { await Self.sleepUntilCancelled() } }
       defer { task.cancel() }
-      await Self.waitUntilSuspended()
-      let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
-      #expect(
-        report.holders.contains {
-          $0.hasPrefix(
-            "a suspended Task: closure #1 in closure #1 in HeapScanSuites.HeapScanTaskLocalTests.namesTheTaskWhoseCopiedTaskLocalHoldsIt()"
-          )
-            && $0.hasSuffix(", through its task-local HeapScanSuites.HeapScanTaskLocalTests.Locals.$current")
-        }, "\(report)")
+      try await Self.expectNamed(
+        survivor, operation: "closure #1 in closure #1 in " + Self.prefix + "namesTheTaskWhoseCopiedTaskLocalHoldsIt()")
     }
 
     /// The item lies in a slab after the task's first: the scan climbs the slabs' `next` links.
@@ -70,15 +78,8 @@ extension HeapScanSuites {
       let handOver = HandOver(survivor)
       let task = Task { await Self.descend(1, binding: handOver.take()) }
       defer { task.cancel() }
-      await Self.waitUntilSuspended()
-      let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
-      #expect(
-        report.holders.contains {
-          $0.hasPrefix(
-            "a suspended Task: closure #1 in HeapScanSuites.HeapScanTaskLocalTests.namesTheTaskWhoseTaskLocalLiesInALaterSlab()"
-          )
-            && $0.hasSuffix(", through its task-local HeapScanSuites.HeapScanTaskLocalTests.Locals.$current")
-        }, "\(report)")
+      try await Self.expectNamed(
+        survivor, operation: "closure #1 in " + Self.prefix + "namesTheTaskWhoseTaskLocalLiesInALaterSlab()")
     }
 
     /// Descends `depth` async frames, binds the survivor for a moment, and returns: the item is
