@@ -283,7 +283,11 @@ enum Concurrency {
   @Test("Fails on purpose: an AsyncStream's onTermination uses the worker its task feeds")
   func asyncStreamOnTerminationUsesTheWorker() async throws {
     try await Corpus.expectLeak(
-      [.object(Concurrency.StepWorker.self, heldBy: "Task: …getSteps(weakly:)", gap: Gap.asyncStreamStorage)],
+      [
+        .object(
+          Concurrency.StepWorker.self,
+          heldBy: "Task: closure #3 in closure #1 in …getSteps(weakly:)…_Storage.state.onTermination")
+      ],
       onMainActor: {
         let screen = Concurrency.StepsScreen()
         screen.viewDidLoad(weakWorker: false)

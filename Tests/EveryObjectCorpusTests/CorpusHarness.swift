@@ -274,9 +274,8 @@ enum Gap {
   static let queuedBlock = "a block queued with DispatchQueue.async on a suspended queue is not read"
   static let dispatchSource = "a Dispatch source's event handler is not read"
   static let groupNotify = "a DispatchGroup's notify block is not read"
-  static let taskLocal = "a task's task-local values are not read"
   static let observationRegistrar =
     "the observation registrar keeps onChange in a lock-guarded buffer the walk does not read (another thread may be changing it)"
-  static let asyncStreamStorage = "an AsyncStream's onTermination is not followed from the task that holds the stream"
-  static let taskLocalVariable = "a task's local variables are not read (its operation's captures are)"
+  static let taskLocalVariable =
+    "a word in a task's async frame is not believed (nothing says whether its slot is still live), only its operation's captures"
 }

@@ -192,7 +192,8 @@ enum Subtle {
   func taskLocalCopiedIntoAForeverTask() async throws {
     let reporting = Mutex<Task<Void, Never>?>(nil)
     try await Corpus.expectLeak([
-      .object(Subtle.RequestContext.self, heldBy: "Task", gap: Gap.taskLocal),
+      .object(
+        Subtle.RequestContext.self, heldBy: "Task: …startReporting()…its task-local Subtle.Request.$context"),
       .also(Subtle.MetricsReporter.self, heldBy: "Task: …MetricsReporter.startReporting()"),
     ]) {
       let context = Subtle.RequestContext(requestID: 7)

@@ -46,6 +46,10 @@
       let offset = address - allocation.start
       if facts.taskMetadata != 0, first == facts.taskMetadata {
         return task(at: allocation, offset: offset, address: address)
+          ?? taskAllocatorHolder(at: allocation, offset: offset, address: address, child: child)
+      }
+      if facts.taskSlabMetadata != 0, first == facts.taskSlabMetadata {
+        return taskSlab(at: allocation, offset: offset, address: address, child: child)
       }
       if facts.mallocBlockIsa != 0, first == facts.mallocBlockIsa {
         return block(at: allocation, offset: offset, child: child)
@@ -142,7 +146,8 @@
           let inner = offset - slot.offset
           var member = HeapProofs.Member(names: [], type: type, offset: inner)
           let typeMetadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-          if inner > 0, MetadataKind.of(typeMetadata) == StoredFields.structKind,
+          if inner > 0 || HeapProofs.isReadableLibraryStruct(type),
+            MetadataKind.of(typeMetadata) == StoredFields.structKind,
             case .fields(let fields) = StoredFields.ofStruct(typeMetadata),
             let found = HeapProofs.member(of: fields, at: inner)
           {
@@ -169,7 +174,7 @@
     /// The parts of a generic argument's metadata the scan needs, read through `/proc/self/mem`
     /// (the runtime makes such metadata, for `Optional<Model>` or a function type, in memory
     /// nothing proves to be metadata: it is read, never handed to the runtime).
-    private struct ElementType {
+    struct ElementType {
       let metadata: UInt
       let stride: UInt
       let alignment: UInt
@@ -191,7 +196,7 @@
     /// Whether an element of `element` holds `child` at `offset` into it: an object (a class,
     /// an optional one, a class-bound existential) at 0, a closure's context at 8, a nested
     /// collection's storage at 0 (in a struct of the standard library's).
-    private func elementHolds(_ element: ElementType, offset: UInt, address: UInt, child: HeapNode) -> HeapStep? {
+    func elementHolds(_ element: ElementType, offset: UInt, address: UInt, child: HeapNode) -> HeapStep? {
       guard !element.isPOD, let kind = ProcessMemory.word(at: element.metadata) else { return nil }
       func isClass(_ metadata: UInt) -> Bool {
         guard let kind = ProcessMemory.word(at: metadata) else { return false }
@@ -377,7 +382,7 @@
     /// context's parent (word 0) and the function that resumes it (word 1: `ResumeParent`), up to
     /// 64 frames, to the root context (no parent); whether it runs, from its status flags
     /// (`IsRunning`, byte 96).
-    private func taskState(_ task: UInt, context first: UInt) -> (TaskState, root: UInt?) {
+    func taskState(_ task: UInt, context first: UInt) -> (TaskState, root: UInt?) {
       var state = TaskState()
       if let flags = ProcessMemory.uint32(at: task &+ 96) {
         state.statusIsKnown = true

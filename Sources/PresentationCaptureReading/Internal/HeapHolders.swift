@@ -21,8 +21,9 @@
       case dispatchBlock
       /// A Dispatch continuation: a block submitted to a queue, waiting to run.
       case continuation
-      /// A slab of a task's allocator, where its async frames live.
-      case taskSlab
+      /// A slab of a task's allocator, where its async frames and task-local values live, and
+      /// where in it the word that holds the node below the first slab lies.
+      case taskSlab(TaskSlabHit)
       // What names a chain (the scan climbs no further):
       /// A global or static variable.
       case global(name: String)
@@ -343,7 +344,8 @@
     }
 
     /// What lies at byte `offset` of a value laid out as `fields`. Structs of other modules are
-    /// looked into through their field records; the standard library's types, classes, functions,
+    /// looked into through their field records, and the few of the standard library's that
+    /// `isReadableLibraryStruct` names; its other types, classes, functions,
     /// existentials, enums and tuples are where it stops. `nil` when `offset` falls in a `weak` or
     /// `unowned` property, or in one that cannot be read.
     static func member(of fields: [StoredFields.Field], at offset: Int, depth: Int = 0) -> Member? {
@@ -354,7 +356,8 @@
           guard field.offset <= offset, offset < field.offset + max(size, 1) else { continue }
           let inner = offset - field.offset
           let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-          if MetadataKind.of(metadata) == StoredFields.structKind, !StoredFields.isStandardLibraryType(metadata),
+          if MetadataKind.of(metadata) == StoredFields.structKind,
+            !StoredFields.isStandardLibraryType(metadata) || isReadableLibraryStruct(type),
             depth < 8, case .fields(let innerFields) = StoredFields.ofStruct(metadata),
             let found = member(of: innerFields, at: inner, depth: depth + 1)
           {

@@ -263,7 +263,7 @@
     /// One step up: the holders of `frontier`'s nodes, all found in one search of the memory
     /// read at the start. The new nodes that are not roots form the next frontier, closure
     /// contexts, blocks and objects before collections' storage (most of which, in a failing
-    /// test, are the report's own lists of survivors, held from a stack).
+    /// test, are the report's own lists of survivors, held from a stack) and tasks' slabs.
     private func climb(from frontier: [Int]) -> [Int] {
       let targets = frontier.map { entries[$0].node.address }
       let found = memory.words.hits(of: targets, budget: HeapScan.mostBytes)
@@ -284,7 +284,7 @@
         byAddress[holder.address] = entries.count - 1
         guard !holder.isRoot else { continue }
         switch holder.kind {
-        case .arrayStorage, .dictionaryStorage: next.append((entries.count - 1, true))
+        case .arrayStorage, .dictionaryStorage, .taskSlab: next.append((entries.count - 1, true))
         default: next.append((entries.count - 1, false))
         }
       }

@@ -5,6 +5,8 @@
   /// - `a Dispatch work item's block: closure #1 in Poller.start()`
   /// - `a Dispatch queue's pending block (asyncAfter): closure #1 in Poller.refreshLater()`
   /// - `a suspended Task: closure #1 in Poller.start(), awaiting Task.sleep(nanoseconds:)`
+  /// - `a suspended Task: closure #1 in Poller.start(), awaiting Task.sleep(nanoseconds:), through
+  ///   its task-local Request.$context`
   /// - `a NotificationCenter block observer for "didTick": closure #1 in Poller.observe()`
   /// - `a closure kept in a var that it captures itself: closure #1 in Poller.retry()`
   /// - `an untracked Cache.items[2]` (no global, task, queue or cycle found above it)
@@ -98,6 +100,10 @@
       case .afterTimer:
         return ("a Dispatch queue's pending block (asyncAfter)" + closureSuffix + through, 0)
       case .task(let state):
+        // The task's operation is the closure nearest the task (its entry point, or the closure a
+        // reabstraction thunk's context captures), not a closure the chain goes through below it
+        // (a stream's `onTermination`).
+        let closure = chain.lazy.compactMap { entries[$0].step?.closure }.first { !$0.isThunk }?.name
         let operation = closure ?? "an unnamed closure"
         var text: String
         if state.statusIsKnown, state.isRunning {
@@ -108,7 +114,10 @@
             text += (state.statusIsKnown ? ", awaiting " : ", last suspended in ") + awaiting
           }
         }
-        return (text + through, 0)
+        // What of the task holds the chain, when not its operation: `task-local Request.$context`.
+        let part = entries[chain[0]].step?.component.map { "its " + $0 }
+        let parts = [part, path.isEmpty ? nil : path].compactMap { $0 }
+        return (text + (parts.isEmpty ? "" : ", through " + parts.joined(separator: " → ")), 0)
       default:
         break
       }
@@ -116,6 +125,8 @@
         let name = observerName.map { " for \($0.dropFirst(2).dropLast(2))" } ?? ""
         return ("a NotificationCenter block observer\(name)" + closureSuffix, 1)
       }
+      // A slab of a task's allocator that no task was proved to own names nothing.
+      if case .taskSlab = entries[chain[0]].node.kind { return nil }
       guard case .object = entries[chain[0]].node.kind else {
         // The top is not an object: name the chain from its highest object, if any.
         guard let object = chain.firstIndex(where: { if case .object = entries[$0].node.kind { true } else { false } })
