@@ -138,7 +138,7 @@ enum Dispatches {
   func timerSourceHandlerUsesItsOwner() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.Ticker.self, heldBy: "Ticker.timer|Dispatch…Ticker.startTicker(weakly:)", gap: Gap.dispatchSource)
+        Dispatches.Ticker.self, heldBy: "Ticker.timer|Dispatch…Ticker.startTicker(weakly:)")
     ]) {
       let ticker = Dispatches.Ticker()
       ticker.startTicker(weakly: false)
@@ -173,7 +173,7 @@ enum Dispatches {
   func blockPendingOnASuspendedQueue() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.Uploader.self, heldBy: "Uploader.queue|Dispatch…Uploader.upload(weakly:)", gap: Gap.queuedBlock)
+        Dispatches.Uploader.self, heldBy: "Uploader.queue|Dispatch…Uploader.upload(weakly:)")
     ]) {
       let uploader = Dispatches.Uploader()
       uploader.goOffline()
@@ -195,8 +195,7 @@ enum Dispatches {
     try await Corpus.expectLeak([
       .object(
         Dispatches.CallTransferManager.self,
-        heldBy: "CallTransferManager.group|Dispatch…CallTransferManager.transfer(succeeds:leavesOnFailure:)",
-        gap: Gap.groupNotify)
+        heldBy: "CallTransferManager.group|Dispatch…CallTransferManager.transfer(succeeds:leavesOnFailure:)")
     ]) {
       let manager = Dispatches.CallTransferManager()
       manager.transfer(succeeds: false, leavesOnFailure: false)

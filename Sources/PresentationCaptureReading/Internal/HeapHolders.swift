@@ -23,6 +23,9 @@
       case continuation
       /// A slab of a task's allocator, where its async frames live.
       case taskSlab
+      /// A part of Dispatch: a source's refs, or a queue, source or group that keeps a block
+      /// (`HeapHolders+Dispatch.swift`).
+      case dispatch(DispatchPart)
       // What names a chain (the scan climbs no further):
       /// A global or static variable.
       case global(name: String)
@@ -77,7 +80,8 @@
       case capturedVar
       /// A block's Swift closure, a work item's block, a dispatch block's inner block.
       case block
-      /// A queued Dispatch continuation's block, or a timer's continuation.
+      /// A queued Dispatch continuation's block, a timer's continuation, or a link of Dispatch's
+      /// above it (a queue's, a source's or a group's).
       case pending
       /// A task's operation (its closure) or one of its async frames.
       case task

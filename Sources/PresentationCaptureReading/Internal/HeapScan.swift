@@ -33,6 +33,12 @@
   ///   data's magic number), held by a `DispatchWorkItem`'s `_block`;
   /// - in a Dispatch continuation whose function is the block's own invoke function, itself the
   ///   handler of a `dispatch_after` timer source (its type is `_dispatch_source_type_after`);
+  /// - in a Dispatch continuation (its flags, and its function the block's invoke function or one
+  ///   that consumes the block), held in a queue's item list (`DispatchQueue.async` on a suspended
+  ///   or busy queue), as a source's event, cancel or registration handler, or in a group's notify
+  ///   list, then by that queue, source or group (its vtable libdispatch's, its list walked from its
+  ///   head to the block), then by its Swift wrapper, and up from there (`HeapHolders+Dispatch.swift`
+  ///   has each layout and where it comes from);
   /// - in a task (the runtime's task metadata), at its operation's context, the task's state read
   ///   from the runtime's own layout: where it waits (its resume function and its contexts' resume
   ///   functions), whether it runs.
@@ -50,8 +56,10 @@
   /// that far back); a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside an
   /// enum payload or a tuple; a task's async frames (its operation's context is read, not its
   /// locals: a `[weak self]` loop that binds `self` strongly holds it in a frame); a block queued
-  /// with `DispatchQueue.async` (its queue is not proved), and under ThreadSanitizer a pending
-  /// `asyncAfter` block too (its interceptor queues a context of its own around the block); memory
+  /// on the main queue or a global queue (libdispatch's own globals, not read), or so far behind
+  /// its queue's head that the steps up (one per item ahead) run out; under ThreadSanitizer, a
+  /// block Dispatch keeps (its interceptors submit a context or a block of their own around the
+  /// user's: a pending `asyncAfter` block, a queued block, a source's handler, a notify block); memory
   /// Foundation's or Dispatch's C code allocated in other shapes; under a sanitizer, a mapping of
   /// its allocator whose probes all fall between live allocations (`HeapAllocator`); anything past
   /// the scan's bounds (7 steps up, 8 holders a step, 3 holders named per object, mappings of 4 GiB

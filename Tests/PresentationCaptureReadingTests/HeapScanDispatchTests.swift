@@ -1,0 +1,207 @@
+import Dispatch
+import Foundation
+import PresentationCaptureReading
+import Testing
+
+extension HeapScanSuites {
+  /// The heap scan names a block that Dispatch keeps (issue 26, item 3): queued on a suspended
+  /// queue, a source's handler, a group's notify block, each from the Dispatch object up to what
+  /// holds its Swift wrapper; and names nothing where a proof fails (a list that does not reach
+  /// the block, a block that ran). Under ThreadSanitizer, whose interceptors submit a context or a
+  /// block of their own around the user's block, nothing is named (pinned).
+  @Suite struct HeapScanDispatchTests {
+    final class Survivor: @unchecked Sendable {
+      // @unchecked Sendable: `uses` is only written by blocks the tests run one at a time.
+      var uses = 0
+    }
+
+    /// Keeps Dispatch objects the way an app's object does; nobody tracks it.
+    final class Station: @unchecked Sendable {
+      // @unchecked Sendable: set up by the test before the scan and torn down after it.
+      let queue: DispatchQueue
+      var timer: (any DispatchSourceTimer)?
+      var source: (any DispatchSourceUserDataAdd)?
+      let group = DispatchGroup()
+
+      init(label: String) { queue = DispatchQueue(label: label) }
+
+      func enqueue(_ survivor: Survivor) { queue.async { survivor.uses += 1 } }
+      func enqueueOther() { queue.async {} }
+      func startTimer(_ survivor: Survivor, cancelHandler: Bool) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .seconds(3600), repeating: .seconds(3600))
+        if cancelHandler {
+          timer.setCancelHandler { survivor.uses += 1 }
+        } else {
+          timer.setEventHandler { survivor.uses += 1 }
+        }
+        timer.resume()
+        self.timer = timer
+      }
+      func startSource(_ survivor: Survivor) {
+        let source = DispatchSource.makeUserDataAddSource(queue: queue)
+        source.setEventHandler { survivor.uses += 1 }
+        source.resume()
+        self.source = source
+      }
+      func notifyWhenDone(_ survivor: Survivor) {
+        group.notify(queue: queue) { survivor.uses += 1 }
+      }
+      func tearDown() {
+        timer?.cancel()
+        source?.cancel()
+      }
+    }
+
+    static var underThreadSanitizer: Bool { CaptureScanner.heapScanAllocator == "ThreadSanitizer" }
+
+    /// The scan's lines for `survivor`, or `nil` where the scan cannot run.
+    static func holders(of survivor: Survivor) throws -> [String]? {
+      guard CaptureScanner.heapScanIsAvailable else { return nil }
+      return try #require(CaptureScanner.scanHeap(forHoldersOf: survivor)).holders
+    }
+
+    /// `expected`, or (pinned) nothing under ThreadSanitizer.
+    static func expectHolders(_ survivor: Survivor, _ expected: [String]) throws {
+      guard let holders = try holders(of: survivor) else { return }
+      if underThreadSanitizer {
+        #expect(holders.isEmpty, "pinned: ThreadSanitizer wraps the block")
+      } else {
+        #expect(holders == expected)
+      }
+    }
+
+    /// First in its queue's list, or behind two other blocks: each is held by the previous one's
+    /// `do_next`, one step up each.
+    @Test(arguments: [0, 2])
+    func namesABlockQueuedOnASuspendedQueue(behind others: Int) throws {
+      let survivor = Survivor()
+      let station = Station(label: "HeapScanDispatchTests.suspended")
+      station.queue.suspend()
+      defer { station.queue.resume() }
+      for _ in 0..<others { station.enqueueOther() }
+      station.enqueue(survivor)
+      try Self.expectHolders(
+        survivor,
+        [
+          "a block queued on the suspended DispatchQueue \"HeapScanDispatchTests.suspended\" in an untracked "
+            + "Station.queue: closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.enqueue(_:)"
+        ])
+      withExtendedLifetime(station) {}
+    }
+
+    @Test func namesNothingOnceTheQueueRanTheBlock() throws {
+      let survivor = Survivor()
+      let station = Station(label: "HeapScanDispatchTests.ran")
+      station.queue.suspend()
+      station.enqueue(survivor)
+      station.queue.resume()
+      station.queue.sync {}
+      #expect(survivor.uses == 1)
+      try Self.expectHolders(survivor, [])
+      withExtendedLifetime(station) {}
+    }
+
+    /// A source's handler, set up on a `Station`, and the line that names it.
+    struct Handler: Sendable, CustomTestStringConvertible {
+      let testDescription: String
+      let line: String
+      let start: @Sendable (Station, Survivor) -> Void
+    }
+
+    static let handlers = [
+      Handler(
+        testDescription: "a timer's event handler",
+        line: "the event handler of the DispatchSourceTimer in an untracked Station.timer: "
+          + "closure #2 in HeapScanSuites.HeapScanDispatchTests.Station.startTimer(_:cancelHandler:)"
+      ) { $0.startTimer($1, cancelHandler: false) },
+      // A cancel handler's continuation consumes its block (`_dispatch_call_block_and_release`).
+      Handler(
+        testDescription: "a timer's cancel handler",
+        line: "the cancel handler of the DispatchSourceTimer in an untracked Station.timer: "
+          + "closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.startTimer(_:cancelHandler:)"
+      ) { $0.startTimer($1, cancelHandler: true) },
+      Handler(
+        testDescription: "a user data source's event handler",
+        line: "the event handler of the DispatchSourceUserDataAdd in an untracked Station.source: "
+          + "closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.startSource(_:)"
+      ) { $0.startSource($1) },
+    ]
+
+    @Test(arguments: handlers)
+    func namesASourcesHandler(_ handler: Handler) throws {
+      let survivor = Survivor()
+      let station = Station(label: "HeapScanDispatchTests.source")
+      handler.start(station, survivor)
+      defer { station.tearDown() }
+      try Self.expectHolders(survivor, [handler.line])
+      withExtendedLifetime(station) {}
+    }
+
+    @Test func namesAGroupsNotifyBlock() throws {
+      let survivor = Survivor()
+      let station = Station(label: "HeapScanDispatchTests.group")
+      station.group.enter()
+      station.group.enter()
+      station.notifyWhenDone(survivor)
+      defer {
+        station.group.leave()
+        station.group.leave()
+      }
+      try Self.expectHolders(
+        survivor,
+        [
+          "the notify block of the DispatchGroup in an untracked Station.group, waiting for 2 leave() calls: "
+            + "closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.notifyWhenDone(_:)"
+        ])
+      withExtendedLifetime(station) {}
+    }
+
+    static let sharedQueue = DispatchQueue(label: "HeapScanDispatchTests.shared")
+
+    @Test func namesAQueueAGlobalHolds() throws {
+      let survivor = Survivor()
+      Self.sharedQueue.suspend()
+      defer { Self.sharedQueue.resume() }
+      Self.sharedQueue.async { survivor.uses += 1 }
+      try Self.expectHolders(
+        survivor,
+        [
+          "a block queued on the suspended DispatchQueue \"HeapScanDispatchTests.shared\" in the global "
+            + "HeapScanSuites.HeapScanDispatchTests.sharedQueue: "
+            + "closure #1 in HeapScanSuites.HeapScanDispatchTests.namesAQueueAGlobalHolds()"
+        ])
+    }
+
+    /// A queue's object laid out in `malloc`'d memory: a real queue's first 120 bytes (its
+    /// `DISPATCH_LANE_CLASS_HEADER` on 64-bit Linux, swift-corelibs-libdispatch
+    /// src/queue_internal.h: vtable, counts, ..., `dq_items_tail` at 48, `dq_label` at 72,
+    /// `dq_items_head` at 104), its label replaced, its tail pointing at a real queued block's
+    /// continuation and its head at nothing: the list, walked from its head, does not reach the
+    /// block, so this queue is not named (the real one is).
+    @Test func namesNoQueueWhoseListDoesNotReachTheBlock() throws {
+      let survivor = Survivor()
+      let station = Station(label: "HeapScanDispatchTests.real")
+      station.queue.suspend()
+      defer { station.queue.resume() }
+      station.enqueue(survivor)
+      let wrapper = UnsafeRawPointer(Unmanaged.passUnretained(station.queue).toOpaque())
+      let queue = wrapper.load(fromByteOffset: 16, as: UnsafeRawPointer.self)  // `__wrapped`
+      let continuation = queue.load(fromByteOffset: 104, as: UInt.self)
+      let forged = UnsafeMutableRawPointer.allocate(byteCount: 120, alignment: 16)
+      defer { forged.deallocate() }
+      forged.copyMemory(from: queue, byteCount: 120)
+      let label = strdup("HeapScanDispatchTests.forged")
+      defer { free(label) }
+      forged.storeBytes(of: UInt(bitPattern: label), toByteOffset: 72, as: UInt.self)
+      forged.storeBytes(of: continuation, toByteOffset: 48, as: UInt.self)
+      forged.storeBytes(of: 0, toByteOffset: 104, as: UInt.self)
+      guard let holders = try Self.holders(of: survivor) else { return }
+      #expect(!holders.contains { $0.contains("forged") }, "\(holders)")
+      if !Self.underThreadSanitizer {
+        #expect(holders.contains { $0.contains("HeapScanDispatchTests.real") }, "\(holders)")
+      }
+      withExtendedLifetime(station) {}
+    }
+  }
+}
