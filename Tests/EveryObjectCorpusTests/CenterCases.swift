@@ -68,6 +68,26 @@ enum Centers {
     }
   }
 
+  // https://pixelper.com/blog/ios-combine-retain-cycles ("Combine Retain Cycles: [weak self]
+  // Matters"): a search service subscribes with `sink`, keeps the subscription in its own
+  // `cancellables`, and the closure uses `self`: "self → owns → cancellables → contains subscription
+  // → captures → self", so `deinit` never runs. Here a main-actor screen keeps its tokens from the
+  // app's main-actor center in its `ObserverBag`, and its handler uses `self`. The article's fix,
+  // the twin: `[weak self]`.
+  @MainActor final class SearchScreen {
+    let observers = ObserverBag()
+    private(set) var isDark = false
+    func viewDidLoad(weakly: Bool) {
+      if weakly {
+        App.ui.observe(ThemeChanged.self) { [weak self] note in self?.isDark = note.isDark }
+          .store(in: observers)
+      } else {
+        App.ui.observe(ThemeChanged.self) { note in self.isDark = note.isDark }
+          .store(in: observers)
+      }
+    }
+  }
+
   // livekit/client-sdk-swift#876 ("Fix memory leaks in AppStateListener and Room": "Store
   // NotificationCenter observer tokens for proper cleanup … Use [weak self] in all observer
   // closures"): an object that observes system notifications through the bridge over
@@ -184,6 +204,27 @@ enum Centers {
   @Test(.detectsLeaks(.everyObject)) @MainActor func mainActorOwnerBoundHandlerUsesItsOwner() async {
     let screen = Centers.ThemedScreen()
     screen.viewDidLoad(usingOwner: true)
+    Centers.App.ui.post(Centers.ThemeChanged(isDark: true))
+  }
+
+  @Test("Fails on purpose: a handler on the app's main-actor center uses the screen that keeps its token")
+  func mainActorHandlerUsesTheScreenKeepingItsToken() async throws {
+    try await Corpus.expectLeak(
+      [
+        .object(Centers.SearchScreen.self, heldBy: "the handler of ThemeChanged observed (token)"),
+        .observer("ThemeChanged observed (token)", heldBy: "SearchScreen.observers"),
+      ],
+      onMainActor: {
+        let screen = Centers.SearchScreen()
+        screen.viewDidLoad(weakly: false)
+        Centers.App.ui.post(Centers.ThemeChanged(isDark: true))
+        return Leak(screen) { @MainActor [weak screen] in screen?.observers.cancelAll() }
+      })
+  }
+
+  @Test(.detectsLeaks(.everyObject)) @MainActor func mainActorHandlerCapturesTheScreenWeakly() async {
+    let screen = Centers.SearchScreen()
+    screen.viewDidLoad(weakly: true)
     Centers.App.ui.post(Centers.ThemeChanged(isDark: true))
   }
 

@@ -155,7 +155,8 @@ enum Dispatches {
   func asyncAfterKeepsItsObject() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.UsingQueue.self, heldBy: "a Dispatch queue's pending block (asyncAfter)…UsingQueue.enqueue(weakly:)")
+        Dispatches.UsingQueue.self, heldBy: "a Dispatch queue's pending block (asyncAfter)…UsingQueue.enqueue(weakly:)",
+        gap: SanitizerGap.underThreadSanitizer(SanitizerGap.asyncAfter))
     ]) {
       let object = Dispatches.UsingQueue()
       object.enqueue(weakly: false)
