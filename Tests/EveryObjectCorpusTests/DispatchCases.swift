@@ -138,7 +138,8 @@ enum Dispatches {
   func timerSourceHandlerUsesItsOwner() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.Ticker.self, heldBy: "Ticker.timer|Dispatch…Ticker.startTicker(weakly:)")
+        Dispatches.Ticker.self, heldBy: "Ticker.timer|Dispatch…Ticker.startTicker(weakly:)",
+        gap: SanitizerGap.underThreadSanitizer(SanitizerGap.dispatchBlock))
     ]) {
       let ticker = Dispatches.Ticker()
       ticker.startTicker(weakly: false)
@@ -174,7 +175,8 @@ enum Dispatches {
   func blockPendingOnASuspendedQueue() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.Uploader.self, heldBy: "Uploader.queue|Dispatch…Uploader.upload(weakly:)")
+        Dispatches.Uploader.self, heldBy: "Uploader.queue|Dispatch…Uploader.upload(weakly:)",
+        gap: SanitizerGap.underThreadSanitizer(SanitizerGap.dispatchBlock))
     ]) {
       let uploader = Dispatches.Uploader()
       uploader.goOffline()
@@ -196,7 +198,8 @@ enum Dispatches {
     try await Corpus.expectLeak([
       .object(
         Dispatches.CallTransferManager.self,
-        heldBy: "CallTransferManager.group|Dispatch…CallTransferManager.transfer(succeeds:leavesOnFailure:)")
+        heldBy: "CallTransferManager.group|Dispatch…CallTransferManager.transfer(succeeds:leavesOnFailure:)",
+        gap: SanitizerGap.underThreadSanitizer(SanitizerGap.dispatchBlock))
     ]) {
       let manager = Dispatches.CallTransferManager()
       manager.transfer(succeeds: false, leavesOnFailure: false)
