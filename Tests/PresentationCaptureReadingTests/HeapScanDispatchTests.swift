@@ -21,12 +21,16 @@ extension HeapScanSuites {
       let queue: DispatchQueue
       var timer: (any DispatchSourceTimer)?
       var source: (any DispatchSourceUserDataAdd)?
+      /// A timer kept only as an `Unmanaged` reference, which holds nothing the scan reads.
+      var unkept: Unmanaged<DispatchSource>?
       let group = DispatchGroup()
 
       init(label: String) { queue = DispatchQueue(label: label) }
 
       func enqueue(_ survivor: Survivor) { queue.async { survivor.uses += 1 } }
       func enqueueOther() { queue.async {} }
+      /// A work item nobody keeps: only its dispatch block, in the queue, is left.
+      func enqueueWorkItem(_ survivor: Survivor) { queue.async(execute: DispatchWorkItem { survivor.uses += 1 }) }
       func startTimer(_ survivor: Survivor, cancelHandler: Bool) {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .seconds(3600), repeating: .seconds(3600))
@@ -37,6 +41,13 @@ extension HeapScanSuites {
         }
         timer.resume()
         self.timer = timer
+      }
+      func startUnkeptTimer(_ survivor: Survivor) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .seconds(3600), repeating: .seconds(3600))
+        timer.setEventHandler { survivor.uses += 1 }
+        timer.resume()
+        unkept = .passRetained(timer as! DispatchSource)
       }
       func startSource(_ survivor: Survivor) {
         let source = DispatchSource.makeUserDataAddSource(queue: queue)
@@ -50,6 +61,7 @@ extension HeapScanSuites {
       func tearDown() {
         timer?.cancel()
         source?.cancel()
+        unkept?.takeRetainedValue().cancel()
       }
     }
 
@@ -90,6 +102,23 @@ extension HeapScanSuites {
       withExtendedLifetime(station) {}
     }
 
+    /// A work item's block has private data: its continuation's function is
+    /// `_dispatch_block_async_invoke_and_release`.
+    @Test func namesAWorkItemQueuedOnASuspendedQueue() throws {
+      let survivor = Survivor()
+      let station = Station(label: "HeapScanDispatchTests.workItem")
+      station.queue.suspend()
+      defer { station.queue.resume() }
+      station.enqueueWorkItem(survivor)
+      try Self.expectHolders(
+        survivor,
+        [
+          "a block queued on the suspended DispatchQueue \"HeapScanDispatchTests.workItem\" in an untracked "
+            + "Station.queue: closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.enqueueWorkItem(_:)"
+        ])
+      withExtendedLifetime(station) {}
+    }
+
     @Test func namesNothingOnceTheQueueRanTheBlock() throws {
       let survivor = Survivor()
       let station = Station(label: "HeapScanDispatchTests.ran")
@@ -121,6 +150,11 @@ extension HeapScanSuites {
         line: "the cancel handler of the DispatchSourceTimer in an untracked Station.timer: "
           + "closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.startTimer(_:cancelHandler:)"
       ) { $0.startTimer($1, cancelHandler: true) },
+      Handler(
+        testDescription: "the event handler of a timer nothing the scan reads holds",
+        line: "the event handler of a DispatchSourceTimer: "
+          + "closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.startUnkeptTimer(_:)"
+      ) { $0.startUnkeptTimer($1) },
       Handler(
         testDescription: "a user data source's event handler",
         line: "the event handler of the DispatchSourceUserDataAdd in an untracked Station.source: "

@@ -62,9 +62,7 @@
         // A timer source's refs: type, owner, state, ident and flags, then `ds_handler[0]`.
         return (HeapNode(address: allocation.start, kind: .afterTimer), HeapStep(kind: .pending))
       }
-      if let found = dispatchHolder(allocation, first: first, offset: offset, address: address, child: child) {
-        return found
-      }
+      if let found = dispatchHolder(allocation, first: first, offset: offset, child: child) { return found }
       guard HeapProofs.isAlive(objectAt: allocation.start) else { return nil }
       if HeapProofs.isContextMetadata(first, map: map) {
         return context(at: allocation, metadata: first, offset: offset, address: address, child: child)

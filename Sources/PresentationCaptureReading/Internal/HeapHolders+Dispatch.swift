@@ -209,8 +209,7 @@
   }
 
   extension HolderSearch {
-    /// The Dispatch holder of `child` at `address` (`offset` into `allocation`, whose first word
-    /// is `first`), and how it holds it; `nil` unless every proof holds (see `DispatchFacts` for
+    /// The Dispatch holder of `child` at `offset` into `allocation` (whose first word is `first`), and how it holds it; `nil` unless every proof holds (see `DispatchFacts` for
     /// the layouts):
     /// - a block is held at `dc_ctxt` by a continuation that consumes it (its flags, and its
     ///   function `_dispatch_call_block_and_release`, or `_dispatch_block_async_invoke_and_release`
@@ -223,7 +222,7 @@
     /// - a queue, a source or a group by the live Swift wrapper whose `__wrapped` it is (its
     ///   metadata that very class's).
     func dispatchHolder(
-      _ allocation: Allocation, first: UInt, offset: UInt, address: UInt, child: HeapNode
+      _ allocation: Allocation, first: UInt, offset: UInt, child: HeapNode
     ) -> (HeapNode, HeapStep)? {
       guard let dispatch = DispatchFacts.current else { return nil }
       let start = allocation.start
@@ -288,7 +287,7 @@
       for type in dispatch.sourceTypes {
         let refs = start &+ type.refsOffset
         guard offset >= type.refsOffset + 40, offset < type.refsOffset + 64, (offset - type.refsOffset) % 8 == 0,
-          ProcessMemory.word(at: refs) == type.address,
+          (type.refsOffset == 0 ? first : ProcessMemory.word(at: refs)) == type.address,
           let handler = DispatchSourceHandler(rawValue: Int((offset - type.refsOffset - 40) / 8)),
           dispatch.isContinuation(at: continuation, map: map)
         else { continue }
