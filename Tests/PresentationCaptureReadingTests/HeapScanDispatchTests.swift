@@ -83,38 +83,28 @@ extension HeapScanSuites {
       }
     }
 
-    /// First in its queue's list, or behind two other blocks: each is held by the previous one's
-    /// `do_next`, one step up each.
-    @Test(arguments: [0, 2])
-    func namesABlockQueuedOnASuspendedQueue(behind others: Int) throws {
+    /// Alone in its queue's list (its head and tail), or between two other blocks: then only the
+    /// previous one's `do_next` holds it, one step up. A work item's block has private data: its
+    /// continuation's function is `_dispatch_block_async_invoke_and_release`.
+    @Test(arguments: [0, 1], [false, true])
+    func namesABlockQueuedOnASuspendedQueue(between others: Int, asWorkItem: Bool) throws {
       let survivor = Survivor()
       let station = Station(label: "HeapScanDispatchTests.suspended")
       station.queue.suspend()
       defer { station.queue.resume() }
       for _ in 0..<others { station.enqueueOther() }
-      station.enqueue(survivor)
+      if asWorkItem {
+        station.enqueueWorkItem(survivor)
+      } else {
+        station.enqueue(survivor)
+      }
+      for _ in 0..<others { station.enqueueOther() }
       try Self.expectHolders(
         survivor,
         [
           "a block queued on the suspended DispatchQueue \"HeapScanDispatchTests.suspended\" in an untracked "
-            + "Station.queue: closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.enqueue(_:)"
-        ])
-      withExtendedLifetime(station) {}
-    }
-
-    /// A work item's block has private data: its continuation's function is
-    /// `_dispatch_block_async_invoke_and_release`.
-    @Test func namesAWorkItemQueuedOnASuspendedQueue() throws {
-      let survivor = Survivor()
-      let station = Station(label: "HeapScanDispatchTests.workItem")
-      station.queue.suspend()
-      defer { station.queue.resume() }
-      station.enqueueWorkItem(survivor)
-      try Self.expectHolders(
-        survivor,
-        [
-          "a block queued on the suspended DispatchQueue \"HeapScanDispatchTests.workItem\" in an untracked "
-            + "Station.queue: closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.enqueueWorkItem(_:)"
+            + "Station.queue: closure #1 in HeapScanSuites.HeapScanDispatchTests.Station."
+            + (asWorkItem ? "enqueueWorkItem(_:)" : "enqueue(_:)")
         ])
       withExtendedLifetime(station) {}
     }
