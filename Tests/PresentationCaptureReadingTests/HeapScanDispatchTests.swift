@@ -227,5 +227,45 @@ extension HeapScanSuites {
       }
       withExtendedLifetime(station) {}
     }
+
+    /// A continuation's `do_next` is stale outside a list (one taken from the thread's cache keeps
+    /// the cache's next entry there): in the full test run, a pending `asyncAfter` continuation's
+    /// pointed at a block queued later, and the scan named that block's object as the timer's. Here
+    /// a continuation-shaped block whose `do_next` points at a real queued block's continuation is
+    /// put in a live timer's empty registration-handler slot (`ds_handler[2]`, at 56 in its refs,
+    /// swift-corelibs-libdispatch src/event/event_internal.h; the source's refs at 88, after its
+    /// `DISPATCH_LANE_CLASS_HEADER`), and taken out before the timer is cancelled: only a queue's or
+    /// a group's list walk may believe a `do_next`, so the timer is not named.
+    @Test func namesNothingThroughAStaleNextPointer() throws {
+      let survivor = Survivor()
+      let station = Station(label: "HeapScanDispatchTests.stale")
+      station.queue.suspend()
+      defer { station.queue.resume() }
+      station.enqueue(survivor)
+      station.startTimer(Survivor(), cancelHandler: false)
+      defer { station.tearDown() }
+      let wrapper = UnsafeRawPointer(Unmanaged.passUnretained(station.queue).toOpaque())
+      let queue = wrapper.load(fromByteOffset: 16, as: UnsafeRawPointer.self)  // `__wrapped`
+      let continuation = queue.load(fromByteOffset: 104, as: UnsafeRawPointer.self)  // `dq_items_head`
+      let stale = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+      defer { stale.deallocate() }
+      stale.copyMemory(from: continuation, byteCount: 64)
+      stale.storeBytes(of: UInt(bitPattern: continuation), toByteOffset: 16, as: UInt.self)  // `do_next`
+      stale.storeBytes(of: 0, toByteOffset: 40, as: UInt.self)  // no block of its own (`dc_ctxt`)
+      let timer = try #require(station.timer)
+      let source = UnsafeRawPointer(Unmanaged.passUnretained(timer as AnyObject).toOpaque())
+        .load(fromByteOffset: 16, as: UnsafeRawPointer.self)
+      let slot = source.load(fromByteOffset: 88, as: UnsafeMutableRawPointer.self) + 56
+      try #require(slot.load(as: UInt.self) == 0, "the registration handler's slot is empty")
+      slot.storeBytes(of: UInt(bitPattern: stale), as: UInt.self)
+      let holders = try Self.holders(of: survivor)
+      slot.storeBytes(of: 0, as: UInt.self)
+      guard let holders else { return }
+      #expect(!holders.contains { $0.contains("DispatchSourceTimer") }, "\(holders)")
+      if !Self.underThreadSanitizer {
+        #expect(holders.contains { $0.contains("HeapScanDispatchTests.stale") }, "\(holders)")
+      }
+      withExtendedLifetime(station) {}
+    }
   }
 }

@@ -6,6 +6,13 @@
   /// Dispatch object that keeps it, and from there to its Swift wrapper (`DispatchQueue`,
   /// `DispatchSource`, `DispatchGroup`) and what holds that.
   enum DispatchPart {
+    /// A continuation whose `do_next` holds the one below it: an item ahead of it in a queue's or a
+    /// group's list, believed only once that list, walked from its head, reaches it. A
+    /// continuation's `do_next` is stale outside a list (one taken from the thread's cache keeps
+    /// the cache's next entry there: a pending `asyncAfter` continuation's pointed at a block
+    /// queued later, and the scan named that block's object as the timer's), so nothing else
+    /// takes such a node as what it holds.
+    case listItem
     /// A source's refs (`dispatch_source_refs_s`), which keep its handlers.
     case sourceRefs(handler: DispatchSourceHandler, type: String)
     /// A queue (`dispatch_lane_s`) whose item list holds the block.
@@ -19,8 +26,10 @@
     /// Whether this part is a Dispatch object a user made (a queue, a source or a group): what
     /// names the chain.
     var isObject: Bool {
-      if case .sourceRefs = self { return false }
-      return true
+      switch self {
+      case .listItem, .sourceRefs: false
+      case .queue, .source, .group: true
+      }
     }
   }
 
@@ -214,7 +223,8 @@
     /// - a block is held at `dc_ctxt` by a continuation that consumes it (its flags, and its
     ///   function `_dispatch_call_block_and_release`, or `_dispatch_block_async_invoke_and_release`
     ///   for a dispatch block);
-    /// - a continuation by the previous item's `do_next` (another continuation), by a queue's
+    /// - a continuation by the previous item's `do_next` (another continuation, a `.listItem`
+    ///   that only a queue's or a group's list walk can name), by a queue's
     ///   `dq_items_head` or `dq_items_tail` or a group's `dg_notify_head` or `dg_notify_tail` (a
     ///   live object of that vtable, whose list, walked from its head, reaches it), or at
     ///   `ds_handler[kind]` by a source's refs (their `du_type` one of the source types);
@@ -240,6 +250,9 @@
         return (HeapNode(address: start, kind: .continuation), HeapStep(kind: .pending))
       case .continuation:
         return continuationHolder(start, first: first, offset: offset, continuation: child.address, dispatch)
+      case .dispatch(.listItem):
+        return continuationHolder(
+          start, first: first, offset: offset, continuation: child.address, dispatch, onlyInAList: true)
       case .dispatch(.sourceRefs(let handler, let type)):
         guard offset == 88, DispatchFacts.isLiveObject(at: start, vtables: [dispatch.vtables.source]) else {
           return nil
@@ -258,12 +271,15 @@
       }
     }
 
+    /// The holder of a continuation; `onlyInAList`: of one only a list's `do_next` may hold (a
+    /// `.listItem`).
     private func continuationHolder(
-      _ start: UInt, first: UInt, offset: UInt, continuation: UInt, _ dispatch: DispatchFacts
+      _ start: UInt, first: UInt, offset: UInt, continuation: UInt, _ dispatch: DispatchFacts,
+      onlyInAList: Bool = false
     ) -> (HeapNode, HeapStep)? {
-      // Queued behind another item: that item's `do_next`.
+      // Queued behind another item: that item's `do_next` (believed once the list is walked).
       if offset == 16, first < DispatchFacts.flagsLimit, dispatch.isContinuation(at: start, map: map) {
-        return (HeapNode(address: start, kind: .continuation), HeapStep(kind: .pending))
+        return (HeapNode(address: start, kind: .dispatch(.listItem)), HeapStep(kind: .pending))
       }
       if dispatch.vtables.lanes.contains(first), offset == 48 || offset == 104,
         DispatchFacts.isLiveObject(at: start, vtables: dispatch.vtables.lanes),
@@ -284,6 +300,7 @@
         return (HeapNode(address: start, kind: .dispatch(.group(pendingLeaves: pending))), HeapStep(kind: .pending))
       }
       // A source's refs, at the start of their allocation or after a unote linkage.
+      guard !onlyInAList else { return nil }
       for type in dispatch.sourceTypes {
         let refs = start &+ type.refsOffset
         guard offset >= type.refsOffset + 40, offset < type.refsOffset + 64, (offset - type.refsOffset) % 8 == 0,
@@ -372,7 +389,7 @@
         object = "the \(handler.name) of \(holder == nil ? "a" : "the") \(type)"
       case .group:
         object = "the notify block of \(holder == nil ? "a" : "the") DispatchGroup"
-      case .sourceRefs:
+      case .listItem, .sourceRefs:
         return nil
       }
       var text = object + (holder.map { " in " + $0 } ?? "")
