@@ -58,6 +58,13 @@ extension HeapScanSuites {
       func notifyWhenDone(_ survivor: Survivor) {
         group.notify(queue: queue) { survivor.uses += 1 }
       }
+      /// The C queue the wrapper keeps (its `__wrapped`, right after its object header), and the
+      /// first block's continuation in its list (`dq_items_head`, at 104).
+      var queueObject: (queue: UnsafeRawPointer, head: UnsafeRawPointer?) {
+        let queue = UnsafeRawPointer(Unmanaged.passUnretained(self.queue).toOpaque())
+          .load(fromByteOffset: 16, as: UnsafeRawPointer.self)
+        return (queue, queue.load(fromByteOffset: 104, as: UnsafeRawPointer?.self))
+      }
       func tearDown() {
         timer?.cancel()
         source?.cancel()
@@ -209,16 +216,15 @@ extension HeapScanSuites {
       station.queue.suspend()
       defer { station.queue.resume() }
       station.enqueue(survivor)
-      let wrapper = UnsafeRawPointer(Unmanaged.passUnretained(station.queue).toOpaque())
-      let queue = wrapper.load(fromByteOffset: 16, as: UnsafeRawPointer.self)  // `__wrapped`
-      let continuation = queue.load(fromByteOffset: 104, as: UInt.self)
+      let (queue, head) = station.queueObject
+      let continuation = try #require(head)
       let forged = UnsafeMutableRawPointer.allocate(byteCount: 120, alignment: 16)
       defer { forged.deallocate() }
       forged.copyMemory(from: queue, byteCount: 120)
       let label = strdup("HeapScanDispatchTests.forged")
       defer { free(label) }
       forged.storeBytes(of: UInt(bitPattern: label), toByteOffset: 72, as: UInt.self)
-      forged.storeBytes(of: continuation, toByteOffset: 48, as: UInt.self)
+      forged.storeBytes(of: UInt(bitPattern: continuation), toByteOffset: 48, as: UInt.self)
       forged.storeBytes(of: 0, toByteOffset: 104, as: UInt.self)
       guard let holders = try Self.holders(of: survivor) else { return }
       #expect(!holders.contains { $0.contains("forged") }, "\(holders)")
@@ -244,9 +250,7 @@ extension HeapScanSuites {
       station.enqueue(survivor)
       station.startTimer(Survivor(), cancelHandler: false)
       defer { station.tearDown() }
-      let wrapper = UnsafeRawPointer(Unmanaged.passUnretained(station.queue).toOpaque())
-      let queue = wrapper.load(fromByteOffset: 16, as: UnsafeRawPointer.self)  // `__wrapped`
-      let continuation = queue.load(fromByteOffset: 104, as: UnsafeRawPointer.self)  // `dq_items_head`
+      let continuation = try #require(station.queueObject.head)
       let stale = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
       defer { stale.deallocate() }
       stale.copyMemory(from: continuation, byteCount: 64)
