@@ -18,7 +18,8 @@
   ///   context), whose type is not `weak`, `unowned`, an unsafe pointer, an `ObjectIdentifier` or
   ///   an integer: `the global Registry.shared`;
   /// - in a live instance of a class, at a stored property (structs looked into) that holds a
-  ///   strong reference there: a class, an optional one, a class-bound existential, a closure's
+  ///   strong reference there: a class, an optional one, a class-bound existential, another
+  ///   existential (`any DispatchSourceTimer`) whose type word is the object's own class, a closure's
   ///   context, a collection's storage or a block; the class's metadata in an image, or, for a
   ///   generic class, vouched for by the runtime (`GenericMetadataProof`);
   /// - in a live closure context (or box) whose metadata is in an image, at a capture that holds it
