@@ -353,6 +353,14 @@
     }
   }
 
+  extension HeapNode {
+    /// Whether this node is a `.dispatch(.listItem)`, which has a frontier of its own.
+    var isDispatchListItem: Bool {
+      if case .dispatch(.listItem) = kind { return true }
+      return false
+    }
+  }
+
   extension DispatchFacts {
     /// The component of a wrapper's step: its `__wrapped`, never shown.
     static let wrappedComponent = ".__wrapped"

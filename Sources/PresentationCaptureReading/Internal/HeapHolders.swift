@@ -19,13 +19,13 @@
       case swiftBlock
       /// The block `dispatch_block_create` made around another (a `DispatchWorkItem`'s).
       case dispatchBlock
+      /// A part of Dispatch: a list item, a source's refs, or a queue, source or group that keeps
+      /// a block (`HeapHolders+Dispatch.swift`).
+      case dispatch(DispatchPart)
       /// A Dispatch continuation: a block submitted to a queue, waiting to run.
       case continuation
       /// A slab of a task's allocator, where its async frames live.
       case taskSlab
-      /// A part of Dispatch: a source's refs, or a queue, source or group that keeps a block
-      /// (`HeapHolders+Dispatch.swift`).
-      case dispatch(DispatchPart)
       // What names a chain (the scan climbs no further):
       /// A global or static variable.
       case global(name: String)

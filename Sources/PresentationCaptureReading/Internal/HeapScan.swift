@@ -275,17 +275,13 @@
     /// One step up: the holders of `frontier`'s nodes, all found in one search of the memory
     /// read at the start. The new nodes that are not roots form the next frontier, closure
     /// contexts, blocks and objects before collections' storage (most of which, in a failing
-    /// test, are the report's own lists of survivors, held from a stack). Dispatch list items
-    /// have a frontier of their own (``HeapScan/maximumListItems``): a continuation's `do_next` is
-    /// stale outside a list and freed memory keeps many (in a busy test process one queued block's
-    /// neighbour had 67 such holders, which crowded its queue out of the frontier).
+    /// test, are the report's own lists of survivors, held from a stack).
     private func climb(from frontier: [Int]) -> [Int] {
       let targets = frontier.map { entries[$0].node.address }
       let found = memory.words.hits(of: targets, budget: HeapScan.mostBytes)
       passes += 1
       hits += found.count
       var next: [(index: Int, isStorage: Bool)] = []
-      var listItems: [Int] = []
       for hit in found {
         let childIndex = frontier[hit.target]
         guard let (holder, step) = classify(hit.address, child: entries[childIndex].node) else {
@@ -301,12 +297,17 @@
         guard !holder.isRoot else { continue }
         switch holder.kind {
         case .arrayStorage, .dictionaryStorage: next.append((entries.count - 1, true))
-        case .dispatch(.listItem): listItems.append(entries.count - 1)
         default: next.append((entries.count - 1, false))
         }
       }
-      let ordered = next.sorted { !$0.isStorage && $1.isStorage }.prefix(HeapScan.maximumFrontier).map(\.index)
-      return ordered + listItems.prefix(HeapScan.maximumListItems)
+      // Dispatch list items have a frontier of their own (`HeapScan.maximumListItems`): a
+      // continuation's `do_next` is stale outside a list and freed memory keeps many (in a busy
+      // test process one queued block's neighbour had 67 such holders, which crowded its queue
+      // out of the frontier).
+      let listItems = next.filter { entries[$0.index].node.isDispatchListItem }.map(\.index)
+      let others = next.filter { !entries[$0.index].node.isDispatchListItem }
+      return others.sorted { !$0.isStorage && $1.isStorage }.prefix(HeapScan.maximumFrontier).map(\.index)
+        + listItems.prefix(HeapScan.maximumListItems)
     }
 
     /// Whether `node` is `index` or lies on the chain below it.
