@@ -49,6 +49,14 @@ extension HeapScanSuites {
         timer.resume()
         unkept = .passRetained(timer as! DispatchSource)
       }
+      /// With a QoS, the overlay sets a `DispatchWorkItem`'s dispatch block as the handler.
+      func startTimerWithQoS(_ survivor: Survivor) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .seconds(3600), repeating: .seconds(3600))
+        timer.setEventHandler(qos: .utility, flags: []) { survivor.uses += 1 }
+        timer.resume()
+        self.timer = timer
+      }
       func startSource(_ survivor: Survivor) {
         let source = DispatchSource.makeUserDataAddSource(queue: queue)
         source.setEventHandler { survivor.uses += 1 }
@@ -162,6 +170,12 @@ extension HeapScanSuites {
         line: "the cancel handler of the DispatchSourceTimer in an untracked Station.timer: "
           + "closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.startTimer(_:cancelHandler:)"
       ) { $0.startTimer($1, cancelHandler: true) },
+      // Its continuation keeps a dispatch block (`_dispatch_block_async_invoke`).
+      Handler(
+        testDescription: "a timer's event handler set with a QoS",
+        line: "the event handler of the DispatchSourceTimer in an untracked Station.timer: "
+          + "closure #1 in HeapScanSuites.HeapScanDispatchTests.Station.startTimerWithQoS(_:)"
+      ) { $0.startTimerWithQoS($1) },
       Handler(
         testDescription: "the event handler of a timer nothing the scan reads holds",
         line: "the event handler of a DispatchSourceTimer: "

@@ -74,7 +74,8 @@
   ///   the continuation consumes its block (`dispatch_async`, `dispatch_group_notify`, a source's
   ///   cancel and registration handlers); for a block with private data (`dispatch_block_create`'s,
   ///   a `DispatchWorkItem`'s) `_dispatch_continuation_init_slow` (src/queue.c) sets
-  ///   `_dispatch_block_async_invoke_and_release` instead.
+  ///   `_dispatch_block_async_invoke_and_release` instead, or `_dispatch_block_async_invoke` when it
+  ///   does not consume it.
   /// - A queue (`DISPATCH_LANE_CLASS_HEADER`, src/queue_internal.h; `_DISPATCH_QUEUE_CLASS_HEADER`'s
   ///   second branch, the pointer-sized field first): after the object header, `dq_items_tail` (48),
   ///   `dq_state` (56), `dq_serialnum` (64), `dq_label` (72), `dq_atomic_flags` and `dq_priority`
@@ -108,8 +109,10 @@
 
     /// The functions of a continuation that consumes its block: a plain block's
     /// (`_dispatch_call_block_and_release`) and a dispatch block's
-    /// (`_dispatch_block_async_invoke_and_release`).
-    let consumers: (block: UInt, dispatchBlock: UInt)
+    /// (`_dispatch_block_async_invoke_and_release`); and the function of one that keeps a dispatch
+    /// block (`_dispatch_block_async_invoke`: a source's event handler set with a QoS or flags, or
+    /// from a `DispatchWorkItem`).
+    let consumers: (block: UInt, dispatchBlock: UInt, keptDispatchBlock: UInt)
     /// `lanes`: `__OS_dispatch_queue_serial_vtable` and `__OS_dispatch_queue_concurrent_vtable`,
     /// the queues `dispatch_queue_create` makes (the main and global queues are libdispatch's own
     /// globals); `__OS_dispatch_source_vtable`, `__OS_dispatch_group_vtable`.
@@ -152,12 +155,13 @@
       guard
         let callBlockAndRelease = address("_dispatch_call_block_and_release"),
         let blockAsyncInvokeAndRelease = address("_dispatch_block_async_invoke_and_release"),
+        let blockAsyncInvoke = address("_dispatch_block_async_invoke"),
         let serial = address("__OS_dispatch_queue_serial_vtable"),
         let concurrent = address("__OS_dispatch_queue_concurrent_vtable"),
         let source = address("__OS_dispatch_source_vtable"), let group = address("__OS_dispatch_group_vtable")
       else { return nil }
       return DispatchFacts(
-        consumers: (callBlockAndRelease, blockAsyncInvokeAndRelease),
+        consumers: (callBlockAndRelease, blockAsyncInvokeAndRelease, blockAsyncInvoke),
         vtables: ([serial, concurrent], source, group), sourceTypes: types,
         wrappers: (
           wrapper(DispatchQueue.self, "DispatchQueue"), wrapper(DispatchSource.self, "DispatchSource"),
@@ -222,7 +226,8 @@
     /// the layouts):
     /// - a block is held at `dc_ctxt` by a continuation that consumes it (its flags, and its
     ///   function `_dispatch_call_block_and_release`, or `_dispatch_block_async_invoke_and_release`
-    ///   for a dispatch block);
+    ///   for a dispatch block), or a dispatch block by one that keeps it
+    ///   (`_dispatch_block_async_invoke`);
     /// - a continuation by the previous item's `do_next` (another continuation, a `.listItem`
     ///   that only a queue's or a group's list walk can name), by a queue's
     ///   `dq_items_head` or `dq_items_tail` or a group's `dg_notify_head` or `dg_notify_tail` (a
@@ -238,15 +243,18 @@
       let start = allocation.start
       switch child.kind {
       case .swiftBlock, .dispatchBlock:
-        let consumer: UInt
-        if case .swiftBlock = child.kind {
-          consumer = dispatch.consumers.block
-        } else {
-          consumer = dispatch.consumers.dispatchBlock
+        guard offset == 40, let function = ProcessMemory.word(at: start &+ 32) else { return nil }
+        // What the function says of the flags: a consumer has `DC_FLAG_CONSUME`.
+        let required: UInt
+        switch (child.kind, function) {
+        case (.swiftBlock, dispatch.consumers.block), (.dispatchBlock, dispatch.consumers.dispatchBlock):
+          required = DispatchFacts.flagConsume | DispatchFacts.flagBlock
+        case (.dispatchBlock, dispatch.consumers.keptDispatchBlock):
+          required = DispatchFacts.flagBlock
+        default:
+          return nil
         }
-        guard offset == 40, ProcessMemory.word(at: start &+ 32) == consumer,
-          dispatch.isContinuation(at: start, required: DispatchFacts.flagConsume | DispatchFacts.flagBlock, map: map)
-        else { return nil }
+        guard dispatch.isContinuation(at: start, required: required, map: map) else { return nil }
         return (HeapNode(address: start, kind: .continuation), HeapStep(kind: .pending))
       case .continuation:
         return continuationHolder(start, first: first, offset: offset, continuation: child.address, dispatch)
