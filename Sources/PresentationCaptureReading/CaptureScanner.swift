@@ -188,10 +188,11 @@ package enum CaptureScanner {
 
   /// Scans the process's heap and globals for what holds `target`, climbing from each proved
   /// holder to its own holders until something names the chain: a global or static variable, a
-  /// `DispatchWorkItem`, a pending `asyncAfter` block, a task, Foundation's block observer, a
-  /// recursive closure (see `HeapScan` for what is proved and what stays unnamed). `nil` where the
-  /// platform does not allow it (``heapScanIsAvailable``). Reads the allocator's memory once, then
-  /// searches the copy up to seven times: call it only when a cheaper walk found nothing.
+  /// `DispatchWorkItem`, a pending `asyncAfter` block, a block a Dispatch queue, source or group
+  /// keeps, a task, Foundation's block observer, a recursive closure (see `HeapScan` for what is
+  /// proved and what stays unnamed). `nil` where the platform does not allow it
+  /// (``heapScanIsAvailable``). Reads the allocator's memory once, then searches the copy up to
+  /// seven times: call it only when a cheaper walk found nothing.
   package static func scanHeap(forHoldersOf target: AnyObject, maximumHolders: Int = 3) -> HeapScanReport? {
     scanHeap(forHoldersOf: [target], maximumHolders: maximumHolders)?.first
   }

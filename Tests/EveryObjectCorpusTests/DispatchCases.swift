@@ -138,7 +138,8 @@ enum Dispatches {
   func timerSourceHandlerUsesItsOwner() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.Ticker.self, heldBy: "Ticker.timer|Dispatch…Ticker.startTicker(weakly:)", gap: Gap.dispatchSource)
+        Dispatches.Ticker.self, heldBy: "Ticker.timer|Dispatch…Ticker.startTicker(weakly:)",
+        gap: SanitizerGap.underThreadSanitizer(SanitizerGap.dispatchBlock))
     ]) {
       let ticker = Dispatches.Ticker()
       ticker.startTicker(weakly: false)
@@ -174,7 +175,8 @@ enum Dispatches {
   func blockPendingOnASuspendedQueue() async throws {
     try await Corpus.expectLeak([
       .object(
-        Dispatches.Uploader.self, heldBy: "Uploader.queue|Dispatch…Uploader.upload(weakly:)", gap: Gap.queuedBlock)
+        Dispatches.Uploader.self, heldBy: "Uploader.queue|Dispatch…Uploader.upload(weakly:)",
+        gap: SanitizerGap.underThreadSanitizer(SanitizerGap.dispatchBlock))
     ]) {
       let uploader = Dispatches.Uploader()
       uploader.goOffline()
@@ -197,7 +199,7 @@ enum Dispatches {
       .object(
         Dispatches.CallTransferManager.self,
         heldBy: "CallTransferManager.group|Dispatch…CallTransferManager.transfer(succeeds:leavesOnFailure:)",
-        gap: Gap.groupNotify)
+        gap: SanitizerGap.underThreadSanitizer(SanitizerGap.dispatchBlock))
     ]) {
       let manager = Dispatches.CallTransferManager()
       manager.transfer(succeeds: false, leavesOnFailure: false)

@@ -22,6 +22,13 @@ enum SanitizerGap {
   /// the continuation the heap scan recognises is not there.
   static let asyncAfter = "under ThreadSanitizer a pending asyncAfter block sits in the sanitizer's own context"
 
+  /// The same interceptors hand `dispatch_async_f` a context of their own, and give
+  /// `dispatch_source_set_event_handler` and `dispatch_group_notify` a block of their own around the
+  /// user's: a block queued on a suspended queue, a source's handler and a group's notify block are
+  /// not the Swift block the heap scan recognises.
+  static let dispatchBlock =
+    "under ThreadSanitizer a queued block, a source's handler or a notify block sits in the sanitizer's own context or block"
+
   /// `gap` under ThreadSanitizer; `nil` (no gap: the holder must be named) anywhere else.
   static func underThreadSanitizer(_ gap: String) -> String? { isThreadSanitizer ? gap : nil }
 }

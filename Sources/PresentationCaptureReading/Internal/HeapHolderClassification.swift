@@ -66,6 +66,7 @@
         // A timer source's refs: type, owner, state, ident and flags, then `ds_handler[0]`.
         return (HeapNode(address: allocation.start, kind: .afterTimer), HeapStep(kind: .pending))
       }
+      if let found = dispatchHolder(allocation, first: first, offset: offset, child: child) { return found }
       guard HeapProofs.isAlive(objectAt: allocation.start) else { return nil }
       if HeapProofs.isContextMetadata(first, map: map) {
         return context(at: allocation, metadata: first, offset: offset, address: address, child: child)
@@ -91,6 +92,7 @@
       case .object:
         guard let type else { return nil }
         if offset == 0, HeapProofs.isStrongReference(type) { return HeapStep(kind: .member) }
+        if offset == 0, existentialHoldsInline(type, at: address, child: child) { return HeapStep(kind: .member) }
         if offset == MemoryLayout<UInt>.size, HeapProofs.functionConvention(type) == .swift {
           return HeapStep(kind: .member, closure: closure(before: address))
         }

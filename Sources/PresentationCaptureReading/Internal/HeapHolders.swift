@@ -19,6 +19,9 @@
       case swiftBlock
       /// The block `dispatch_block_create` made around another (a `DispatchWorkItem`'s).
       case dispatchBlock
+      /// A part of Dispatch: a list item, a source's refs, or a queue, source or group that keeps
+      /// a block (`HeapHolders+Dispatch.swift`).
+      case dispatch(DispatchPart)
       /// A Dispatch continuation: a block submitted to a queue, waiting to run.
       case continuation
       /// A slab of a task's allocator, where its async frames and task-local values live, and
@@ -78,7 +81,8 @@
       case capturedVar
       /// A block's Swift closure, a work item's block, a dispatch block's inner block.
       case block
-      /// A queued Dispatch continuation's block, or a timer's continuation.
+      /// A queued Dispatch continuation's block, a timer's continuation, or a link of Dispatch's
+      /// above it (a queue's, a source's or a group's).
       case pending
       /// A task's operation (its closure) or one of its async frames.
       case task

@@ -18,7 +18,8 @@
   ///   context), whose type is not `weak`, `unowned`, an unsafe pointer, an `ObjectIdentifier` or
   ///   an integer: `the global Registry.shared`;
   /// - in a live instance of a class, at a stored property (structs looked into) that holds a
-  ///   strong reference there: a class, an optional one, a class-bound existential, a closure's
+  ///   strong reference there: a class, an optional one, a class-bound existential, another
+  ///   existential (`any DispatchSourceTimer`) whose type word is the object's own class, a closure's
   ///   context, a collection's storage or a block; the class's metadata in an image, or, for a
   ///   generic class, vouched for by the runtime (`GenericMetadataProof`);
   /// - in a live closure context (or box) whose metadata is in an image, at a capture that holds it
@@ -33,6 +34,12 @@
   ///   data's magic number), held by a `DispatchWorkItem`'s `_block`;
   /// - in a Dispatch continuation whose function is the block's own invoke function, itself the
   ///   handler of a `dispatch_after` timer source (its type is `_dispatch_source_type_after`);
+  /// - in a Dispatch continuation (its flags, and its function the block's invoke function or one
+  ///   that consumes the block), held in a queue's item list (`DispatchQueue.async` on a suspended
+  ///   or busy queue), as a source's event, cancel or registration handler, or in a group's notify
+  ///   list, then by that queue, source or group (its vtable libdispatch's, its list walked from its
+  ///   head to the block), then by its Swift wrapper, and up from there (`HeapHolders+Dispatch.swift`
+  ///   has each layout and where it comes from);
   /// - in a task (the runtime's task metadata), at its operation's context, the task's state read
   ///   from the runtime's own layout: where it waits (its resume function and its contexts' resume
   ///   functions), whether it runs.
@@ -50,8 +57,10 @@
   /// that far back); a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside an
   /// enum payload or a tuple; a task's async frames (its operation's context is read, not its
   /// locals: a `[weak self]` loop that binds `self` strongly holds it in a frame); a block queued
-  /// with `DispatchQueue.async` (its queue is not proved), and under ThreadSanitizer a pending
-  /// `asyncAfter` block too (its interceptor queues a context of its own around the block); memory
+  /// on the main queue or a global queue (libdispatch's own globals, not read), or so far behind
+  /// its queue's head that the steps up (one per item ahead) run out; under ThreadSanitizer, a
+  /// block Dispatch keeps (its interceptors submit a context or a block of their own around the
+  /// user's: a pending `asyncAfter` block, a queued block, a source's handler, a notify block); memory
   /// Foundation's or Dispatch's C code allocated in other shapes; under a sanitizer, a mapping of
   /// its allocator whose probes all fall between live allocations (`HeapAllocator`); anything past
   /// the scan's bounds (7 steps up, 8 holders a step, 3 holders named per object, mappings of 4 GiB
@@ -76,6 +85,9 @@
 
     static let maximumDepth = 7
     static let maximumFrontier = 8
+    /// Dispatch list items (a continuation held by another's `do_next`) searched per step, besides
+    /// the frontier: only a queue's or a group's list walk names one, and stale ones abound.
+    static let maximumListItems = 32
     static let mostBytes = 4 << 30
     /// No step up starts once the scan (its objects together) has used this much of its thread's
     /// CPU time. CPU time, not wall time: the work a scan may do is the same on a loaded machine
@@ -288,7 +300,14 @@
         default: next.append((entries.count - 1, false))
         }
       }
-      return next.sorted { !$0.isStorage && $1.isStorage }.prefix(HeapScan.maximumFrontier).map(\.index)
+      // Dispatch list items have a frontier of their own (`HeapScan.maximumListItems`): a
+      // continuation's `do_next` is stale outside a list and freed memory keeps many (in a busy
+      // test process one queued block's neighbour had 67 such holders, which crowded its queue
+      // out of the frontier).
+      let listItems = next.filter { entries[$0.index].node.isDispatchListItem }.map(\.index)
+      let others = next.filter { !entries[$0.index].node.isDispatchListItem }
+      return others.sorted { !$0.isStorage && $1.isStorage }.prefix(HeapScan.maximumFrontier).map(\.index)
+        + listItems.prefix(HeapScan.maximumListItems)
     }
 
     /// Whether `node` is `index` or lies on the chain below it.

@@ -4,6 +4,9 @@
   /// - `the global Registry.shared, through Registry.listeners[0]`
   /// - `a Dispatch work item's block: closure #1 in Poller.start()`
   /// - `a Dispatch queue's pending block (asyncAfter): closure #1 in Poller.refreshLater()`
+  /// - `a block queued on the suspended DispatchQueue "sync" in Uploader.queue: closure #1 in
+  ///   Uploader.upload()`, `the event handler of the DispatchSourceTimer in Ticker.timer: …`, `the
+  ///   notify block of the DispatchGroup in Sync.group, waiting for 1 leave(): …` (`dispatchLine`)
   /// - `a suspended Task: closure #1 in Poller.start(), awaiting Task.sleep(nanoseconds:)`
   /// - `a suspended Task: closure #1 in Poller.start(), awaiting Task.sleep(nanoseconds:), through
   ///   its task-local Request.$context`
@@ -25,7 +28,9 @@
         let chain = self.chain(from: index, in: entries)
         let isTop = entry.node.isRoot || !held.contains(index)
         guard isTop, !chain.dropFirst().contains(where: { entries[$0].node.isRoot }) else { continue }
-        if let (text, rank) = line(for: chain, in: entries) { lines.append((text, rank, chain.count)) }
+        if let (text, rank) = dispatchLine(for: chain, in: search) ?? line(for: chain, in: entries) {
+          lines.append((text, rank, chain.count))
+        }
       }
       for cycle in search.cycles {
         let chain = self.chain(from: cycle.top, in: entries)
@@ -61,7 +66,7 @@
 
     /// The closure nearest the survivor that is the user's (not a thunk, not Foundation's
     /// registration block).
-    private static func innermostClosure(_ chain: [Int], in entries: [HolderSearch.Entry]) -> String? {
+    static func innermostClosure(_ chain: [Int], in entries: [HolderSearch.Entry]) -> String? {
       chain.reversed().lazy.compactMap { entries[$0].step?.closure }.first {
         !$0.isThunk && !$0.name.contains(foundationObserverFunction)
       }?.name

@@ -4,7 +4,8 @@ internal import PresentationCaptureReading
 /// Names what holds a survivor when neither the walk from tracked objects nor the observer scan
 /// explained it, by scanning the process's heap and globals (`CaptureScanner.scanHeap`): a global
 /// or static variable (`the global Registry.shared, through Registry.listeners[0]`), a
-/// `DispatchWorkItem`'s block, a pending `asyncAfter` block, a task's operation, Foundation's
+/// `DispatchWorkItem`'s block, a pending `asyncAfter` block, a block queued on a suspended queue,
+/// a Dispatch source's handler, a group's notify block, a task's operation, Foundation's
 /// block observer, a closure kept in a `var` it captures, or an object nobody tracked (`an
 /// untracked Cache.entry`). Each holder is one line; the caller lists them. Linux only (glibc's
 /// allocator, AddressSanitizer's or ThreadSanitizer's); elsewhere it finds nothing and costs
@@ -24,7 +25,7 @@ internal import PresentationCaptureReading
 /// with more than 4 parameters, or arguments such as tuples or functions); a set's storage or a
 /// dictionary key; a value inside a `Mutex`,
 /// an enum payload or a tuple; a task's local variables (its operation's captures are read); a
-/// block queued with `DispatchQueue.async`, and under ThreadSanitizer a pending `asyncAfter` block.
+/// block queued on the main or a global queue; under ThreadSanitizer, any block Dispatch keeps.
 package enum UntrackedHolderFinder {
   package static let environmentVariable = "PRESENTATION_MODEL_HEAP_SCAN"
   static let maximumSurvivors = 3
