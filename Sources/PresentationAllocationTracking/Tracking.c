@@ -224,7 +224,10 @@ static uint32_t pat_module_index(const void *descriptor, const char *name) {
     if (pat_modules[index].descriptor == descriptor) return index;
   }
   pat_lock(&pat_module_lock);
-  count = atomic_load_explicit(&pat_module_count, memory_order_relaxed);
+  // Acquire, though the lock already orders it: the lock is not instrumented, so only this load
+  // shows ThreadSanitizer that the entries another thread added under it happened before the
+  // reads below (with a relaxed load it reported those reads as a race).
+  count = atomic_load_explicit(&pat_module_count, memory_order_acquire);
   uint32_t found = PAT_NOT_COUNTED;
   for (uint32_t index = 0; index < count && found == PAT_NOT_COUNTED; index++) {
     if (pat_modules[index].descriptor == descriptor) found = index;
