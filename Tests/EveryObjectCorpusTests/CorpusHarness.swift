@@ -271,9 +271,6 @@ final class WeakBox: @unchecked Sendable {
 
 /// Why the report names no holder for some leaks today (each such expectation says which).
 enum Gap {
-  static let queuedBlock = "a block queued with DispatchQueue.async on a suspended queue is not read"
-  static let dispatchSource = "a Dispatch source's event handler is not read"
-  static let groupNotify = "a DispatchGroup's notify block is not read"
   static let observationRegistrar =
     "the observation registrar keeps onChange in a lock-guarded buffer the walk does not read (another thread may be changing it)"
   static let taskLocalVariable =
