@@ -285,6 +285,55 @@ extension HeapScanSuites {
       withExtendedLifetime(real) {}
     }
 
+    final class Stranger: Sendable {}
+
+    /// What a scan of `survivor`'s holders says once a `malloc`'d block laid out as a `Cache`
+    /// instance (`Cache`'s own metadata, live reference counts) holds its address at `entry`: the
+    /// words of a freed `Cache` left in memory that a new owner has not yet written over.
+    static func holdersOnceAStaleCache(refersTo survivor: AnyObject) throws -> [String] {
+      let word = MemoryLayout<UInt>.size
+      let real = Cache()
+      let stale = UnsafeMutableRawPointer.allocate(byteCount: 4 * word, alignment: 16)
+      defer { stale.deallocate() }
+      stale.copyMemory(from: UnsafeRawPointer(Unmanaged.passUnretained(real).toOpaque()), byteCount: 3 * word)
+      stale.storeBytes(
+        of: UInt(bitPattern: Unmanaged.passUnretained(survivor).toOpaque()), toByteOffset: 2 * word, as: UInt.self)
+      let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
+      #expect(report.hits >= 1, "the stale word is there: \(report)")
+      return withExtendedLifetime(real) { report.holders }
+    }
+
+    /// A property of a class type refers only to instances of that class or a subclass: the stale
+    /// `Cache.entry` (a `Survivor?`) holding a `Stranger`'s address is not its holder. Seen once
+    /// with the suites in parallel, before this rule: `an untracked Node.model` named for a stale
+    /// `Node` in reused memory. The same stale block holding a `Survivor` is believed (nothing
+    /// tells it from a live `Cache`), so it is the class check that rejects the stranger.
+    @Test func namesNoPropertyOfAClassTypeHoldingAnObjectOfAnotherClass() throws {
+      guard CaptureScanner.heapScanIsAvailable else { return }
+      let survivor = Survivor()
+      #expect(try Self.holdersOnceAStaleCache(refersTo: survivor) == ["an untracked Cache.entry"])
+      let stranger = Stranger()
+      #expect(try Self.holdersOnceAStaleCache(refersTo: stranger) == [])
+    }
+
+    class Animal: @unchecked Sendable {}
+    final class Dog: Animal, @unchecked Sendable {}
+    final class Kennel: @unchecked Sendable {
+      // @unchecked Sendable: test objects, mutated on one thread only.
+      var pet: Animal?
+    }
+
+    /// A property of a class type holding an instance of a subclass is its holder.
+    @Test func namesAPropertyHoldingAnInstanceOfASubclass() throws {
+      guard CaptureScanner.heapScanIsAvailable else { return }
+      let dog = Dog()
+      let kennel = Kennel()
+      kennel.pet = dog
+      let report = try #require(CaptureScanner.scanHeap(forHoldersOf: dog))
+      #expect(report.holders == ["an untracked Kennel.pet"], "\(report)")
+      withExtendedLifetime(kennel) {}
+    }
+
     /// An instance of a generic class is named once the runtime vouches for its metadata, made at
     /// run time in memory nothing else proves to be metadata: asked for `Box` with the argument the
     /// metadata holds (`Optional<Survivor>`, itself proved so), it answers with that very metadata.

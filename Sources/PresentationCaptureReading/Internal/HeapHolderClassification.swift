@@ -91,7 +91,15 @@
       switch shape(of: child) {
       case .object:
         guard let type else { return nil }
-        if offset == 0, HeapProofs.isStrongReference(type) { return HeapStep(kind: .member) }
+        if offset == 0, HeapProofs.isStrongReference(type) {
+          // A property of a class type refers only to instances of that class or of a subclass: the
+          // address of another class's object there is a stale word (an old object's, in memory its
+          // new owner has not yet written over), not a holder.
+          if let declared = HeapProofs.declaredClass(type), !HeapProofs.isInstance(at: child.address, of: declared) {
+            return nil
+          }
+          return HeapStep(kind: .member)
+        }
         if offset == 0, existentialHoldsInline(type, at: address, child: child) { return HeapStep(kind: .member) }
         if offset == MemoryLayout<UInt>.size, HeapProofs.functionConvention(type) == .swift {
           return HeapStep(kind: .member, closure: closure(before: address))

@@ -316,6 +316,36 @@
       }
     }
 
+    /// The class whose instances (or its subclasses') a value of this type refers to, as its
+    /// metadata: a class type's, or an optional one's; `nil` for a class-bound existential
+    /// (`AnyObject`, a protocol), which may refer to any class.
+    static func declaredClass(_ type: Any.Type) -> UInt? {
+      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+      switch MetadataKind.of(metadata) {
+      case MetadataKind.class:
+        return UInt(bitPattern: metadata)
+      case 0x202:  // Optional: its wrapped type is its first generic argument.
+        guard let wrapped = StoredFields.genericTypeArguments(ofValueType: metadata)?.first else { return nil }
+        return declaredClass(unsafeBitCast(wrapped, to: Any.Type.self))
+      default:
+        return nil
+      }
+    }
+
+    /// Whether the object at `address` is an instance of the class whose metadata is `metadata`, or
+    /// of a subclass: its metadata word, or one of its superclasses (class metadata keeps its
+    /// superclass at byte 8, 0 at the root), is that metadata. Metadata is unique per class (per
+    /// generic arguments, for a generic one), so equality is identity.
+    static func isInstance(at address: UInt, of metadata: UInt) -> Bool {
+      guard var current = ProcessMemory.word(at: address) else { return false }
+      for _ in 0..<64 {
+        if current == metadata { return true }
+        guard current != 0, let superclass = ProcessMemory.word(at: current &+ 8) else { return false }
+        current = superclass
+      }
+      return false
+    }
+
     /// The convention of a function type, or of the function an optional wraps.
     static func functionConvention(_ type: Any.Type) -> FunctionConvention? {
       if let convention = FunctionConvention.of(type) { return convention }

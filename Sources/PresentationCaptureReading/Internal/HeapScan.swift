@@ -18,7 +18,9 @@
   ///   context), whose type is not `weak`, `unowned`, an unsafe pointer, an `ObjectIdentifier` or
   ///   an integer: `the global Registry.shared`;
   /// - in a live instance of a class, at a stored property (structs looked into) that holds a
-  ///   strong reference there: a class, an optional one, a class-bound existential, another
+  ///   strong reference there: a class (or an optional one) of which the object is an instance,
+  ///   its own or a superclass (a stale word of a freed object, in memory its new owner has not yet
+  ///   written over, may hold another class's address), a class-bound existential, another
   ///   existential (`any DispatchSourceTimer`) whose type word is the object's own class, a closure's
   ///   context, a collection's storage or a block; the class's metadata in an image, or, for a
   ///   generic class, vouched for by the runtime (`GenericMetadataProof`);
