@@ -340,11 +340,7 @@
     /// class instance is always stored inline, as one strong reference in the buffer's first word;
     /// an error existential (`any Error`, boxed) is not read.
     func existentialHoldsInline(_ type: Any.Type, at address: UInt, child: HeapNode) -> Bool {
-      var metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-      if MetadataKind.of(metadata) == 0x202 {
-        guard let wrapped = StoredFields.genericTypeArguments(ofValueType: metadata)?.first else { return false }
-        metadata = wrapped
-      }
+      let metadata = unsafeBitCast(HeapProofs.unwrappingOptionals(type), to: UnsafeRawPointer.self)
       guard MetadataKind.of(metadata) == MetadataKind.existential else { return false }
       let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
       // Bit 31: not class-bound (class-bound ones are strong references already); bits 24-29: a

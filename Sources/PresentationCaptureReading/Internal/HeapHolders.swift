@@ -298,17 +298,24 @@
       return (counts >> 32) & 1 == 0
     }
 
+    /// The type an optional wraps, through every level of optional (`Model??` is `Model`); any
+    /// other type itself. An optional's wrapped type is its first generic argument.
+    static func unwrappingOptionals(_ type: Any.Type) -> Any.Type {
+      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+      guard MetadataKind.of(metadata) == 0x202,
+        let wrapped = StoredFields.genericTypeArguments(ofValueType: metadata)?.first
+      else { return type }
+      return unwrappingOptionals(unsafeBitCast(wrapped, to: Any.Type.self))
+    }
+
     /// Whether a value of this type holds a strong reference in its first word: a class type, an
     /// optional one, or a class-bound existential. (An `ObjectIdentifier` or an unsafe pointer
     /// holds the same bits and keeps nothing alive.)
     static func isStrongReference(_ type: Any.Type) -> Bool {
-      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+      let metadata = unsafeBitCast(unwrappingOptionals(type), to: UnsafeRawPointer.self)
       switch MetadataKind.of(metadata) {
       case MetadataKind.class:
         return true
-      case 0x202:  // Optional: its wrapped type is its first generic argument.
-        guard let wrapped = StoredFields.genericTypeArguments(ofValueType: metadata)?.first else { return false }
-        return isStrongReference(unsafeBitCast(wrapped, to: Any.Type.self))
       case MetadataKind.existential:
         return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) & 0x8000_0000 == 0
       default:
@@ -320,16 +327,8 @@
     /// metadata: a class type's, or an optional one's; `nil` for a class-bound existential
     /// (`AnyObject`, a protocol), which may refer to any class.
     static func declaredClass(_ type: Any.Type) -> UInt? {
-      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-      switch MetadataKind.of(metadata) {
-      case MetadataKind.class:
-        return UInt(bitPattern: metadata)
-      case 0x202:  // Optional: its wrapped type is its first generic argument.
-        guard let wrapped = StoredFields.genericTypeArguments(ofValueType: metadata)?.first else { return nil }
-        return declaredClass(unsafeBitCast(wrapped, to: Any.Type.self))
-      default:
-        return nil
-      }
+      let metadata = unsafeBitCast(unwrappingOptionals(type), to: UnsafeRawPointer.self)
+      return MetadataKind.of(metadata) == MetadataKind.class ? UInt(bitPattern: metadata) : nil
     }
 
     /// Whether the object at `address` is an instance of the class whose metadata is `metadata`, or
@@ -348,12 +347,7 @@
 
     /// The convention of a function type, or of the function an optional wraps.
     static func functionConvention(_ type: Any.Type) -> FunctionConvention? {
-      if let convention = FunctionConvention.of(type) { return convention }
-      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-      guard MetadataKind.of(metadata) == 0x202,
-        let wrapped = StoredFields.genericTypeArguments(ofValueType: metadata)?.first
-      else { return nil }
-      return FunctionConvention.of(unsafeBitCast(wrapped, to: Any.Type.self))
+      FunctionConvention.of(unwrappingOptionals(type))
     }
 
     /// The standard library's name of this type (`Array`, `Dictionary`), or `nil` for another
