@@ -329,8 +329,7 @@ enum Concurrency {
   func observationOnChangeUsesItsController() async throws {
     try await Corpus.expectLeak(
       [
-        .object(
-          Concurrency.CounterController.self, heldBy: "Counter._$observationRegistrar", gap: Gap.observationRegistrar),
+        .object(Concurrency.CounterController.self, heldBy: "Counter._$observationRegistrar"),
         .also(Concurrency.Counter.self, heldBy: "CounterController.counter"),
       ],
       onMainActor: {

@@ -271,8 +271,6 @@ final class WeakBox: @unchecked Sendable {
 
 /// Why the report names no holder for some leaks today (each such expectation says which).
 enum Gap {
-  static let observationRegistrar =
-    "the observation registrar keeps onChange in a lock-guarded buffer the walk does not read (another thread may be changing it)"
   static let taskLocalVariable =
     "a word in a task's async frame is not believed (nothing says whether its slot is still live), only its operation's captures"
 }

@@ -30,11 +30,33 @@ extension HeapScanSuites {
       var items: [Survivor] = []
       weak var weakEntry: Survivor?
       var state = State()
+      var phase = Phase.idle
+      var slots: [Int: Slot] = [:]
+      var rows: [Int: Row] = [:]
     }
 
     struct State {
       var count = 0
       var current: Survivor?
+    }
+
+    enum Phase {
+      case idle
+      case failed(String)
+      case loading(Survivor)
+    }
+
+    /// Either case's payload lies at the same offset: only the case the value holds says whether
+    /// the word there is a reference or a number.
+    enum Slot {
+      case number(UInt)
+      case handler(() -> Void)
+      case object(Survivor)
+    }
+
+    struct Row {
+      var title: String
+      var model: Survivor?
     }
 
     /// What a scan says holds `survivor`, or `nil` where the scan cannot run.
@@ -66,6 +88,28 @@ extension HeapScanSuites {
       Placement(testDescription: "a struct's property in an object", holders: ["an untracked Cache.state.current"]) {
         $0.state.current = $1
       },
+      // An enum's payload: the case the value holds now, from the enum's own `getEnumTag`.
+      Placement(testDescription: "an enum property's payload", holders: ["an untracked Cache.phase"]) {
+        $0.phase = .loading($1)
+      },
+      Placement(testDescription: "a struct in a dictionary's value", holders: ["an untracked Cache.rows[7]"]) {
+        $0.rows = [3: Row(title: "three", model: nil), 7: Row(title: "seven", model: $1)]
+      },
+      Placement(testDescription: "an enum in a dictionary's value", holders: ["an untracked Cache.slots[2]"]) {
+        $0.slots = [1: .number(1), 2: .object($1)]
+      },
+      Placement(
+        testDescription: "a closure in an enum in a dictionary's value",
+        holders: ["an untracked Cache.slots[4]: closure #1 in static HeapScanSuites.HeapScanTests.handler(keeping:)"]
+      ) { $0.slots = [4: .handler(handler(keeping: $1))] },
+      // The same bits as a number's payload: not a reference.
+      Placement(testDescription: "an enum's number payload", holders: [], rejected: 2) {
+        let bits = UInt(bitPattern: Unmanaged.passUnretained($1).toOpaque())
+        $0.phase = .idle
+        $0.slots = [5: .number(bits)]
+        $0.rows = [:]
+        $0.state.count = Int(bitPattern: bits)
+      },
       Placement(testDescription: "a weak property only", holders: []) { $0.weakEntry = $1 },
       // An array's storage past its count keeps the bits of the elements it removed (unused
       // capacity): a false holder of the prototype's. Only elements below the count are holders.
@@ -74,6 +118,10 @@ extension HeapScanSuites {
         $0.items.removeLast()  // the storage keeps the survivor's address past its count
       },
     ]
+
+    static func handler(keeping survivor: Survivor) -> () -> Void {
+      { withExtendedLifetime(survivor) {} }
+    }
 
     @Test(arguments: placements)
     func namesWhatHoldsIt(_ placement: Placement) throws {

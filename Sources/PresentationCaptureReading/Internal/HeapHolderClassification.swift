@@ -87,7 +87,10 @@
 
     /// Whether a value of `type`, whose word at `offset` holds `child`, holds it strongly there;
     /// the closure's function when it is a closure's context.
-    private func holds(_ type: Any.Type?, offset: Int, address: UInt, child: HeapNode) -> HeapStep? {
+    private func holds(_ type: Any.Type?, offset: Int, address: UInt, child: HeapNode, depth: Int = 0) -> HeapStep? {
+      if let type, depth < 8, let inner = HeapProofs.inside(type, at: offset, valueAt: address &- UInt(offset)) {
+        return holds(inner.type, offset: inner.offset, address: address, child: child, depth: depth + 1)
+      }
       switch shape(of: child) {
       case .object:
         guard let type else { return nil }
@@ -132,7 +135,7 @@
       let metadataPointer = UnsafeRawPointer(bitPattern: metadata)!
       let type = unsafeBitCast(metadataPointer, to: Any.Type.self)
       let qualified = String(reflecting: type)
-      guard !Self.isHarness(qualified), case .fields(let fields) = StoredFields.ofClass(metadataPointer),
+      guard !Self.isHarness(qualified), case .fields(let fields) = StoredFields.ofClassReadingBuffers(metadataPointer),
         let member = HeapProofs.member(of: fields, at: Int(offset)),
         var step = holds(member.type, offset: member.offset, address: address, child: child)
       else { return nil }
@@ -227,7 +230,7 @@
           guard let wrapped = ProcessMemory.word(at: element.metadata &+ 16) else { return nil }
           if offset == 0, isClass(wrapped) { return HeapStep(kind: .member) }
           if offset == 8, isSwiftFunction(wrapped) { return HeapStep(kind: .member, closure: closure(before: address)) }
-          return nil
+          return typedElementHolds(element, offset: offset, address: address, child: child)
         case MetadataKind.existential:
           guard offset == 0, let flags = ProcessMemory.uint32(at: element.metadata &+ 8), flags & 0x8000_0000 == 0
           else { return nil }
@@ -236,7 +239,7 @@
           return offset == 8 && isSwiftFunction(element.metadata)
             ? HeapStep(kind: .member, closure: closure(before: address)) : nil
         default:
-          return nil
+          return typedElementHolds(element, offset: offset, address: address, child: child)
         }
       case .collection:
         // A collection of collections (the inner one's storage reference is its only word), or a
@@ -250,6 +253,18 @@
       case .block, .none:
         return nil
       }
+    }
+
+    /// Whether an element that is a struct, an enum or an optional of one holds `child` at `offset`,
+    /// read as a stored value of its type (its properties, its case's payload) once its metadata,
+    /// which the element's collection only carries, is proved genuine (`GenericMetadataProof`).
+    private func typedElementHolds(_ element: ElementType, offset: UInt, address: UInt, child: HeapNode) -> HeapStep? {
+      guard let kind = ProcessMemory.word(at: element.metadata),
+        [StoredFields.structKind, StoredFields.enumKind, StoredFields.enumKind + 1].contains(kind),
+        GenericMetadataProof.isGenuine(element.metadata, map: map),
+        let metadata = UnsafeRawPointer(bitPattern: element.metadata)
+      else { return nil }
+      return holds(unsafeBitCast(metadata, to: Any.Type.self), offset: Int(offset), address: address, child: child)
     }
 
     /// Whether the struct of this descriptor (in a binary image) has a first stored property whose

@@ -371,6 +371,61 @@
       let offset: Int
     }
 
+    /// What lies at byte `offset` of a value of `type` that starts at `start`, one level in: for a
+    /// struct of another module (or one of the few of the standard library's that
+    /// `isReadableLibraryStruct` names), the stored property there (`member(of:at:)`); for an enum,
+    /// or an optional of a struct or an enum, the payload of the case the value holds now, when
+    /// the offset falls inside it. `nil` for any other type, or when nothing can be said.
+    static func inside(_ type: Any.Type, at offset: Int, valueAt start: UInt) -> Member? {
+      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+      switch MetadataKind.of(metadata) {
+      case StoredFields.structKind:
+        guard !StoredFields.isStandardLibraryType(metadata) || isReadableLibraryStruct(type),
+          case .fields(let fields) = StoredFields.ofStruct(metadata)
+        else { return nil }
+        return member(of: fields, at: offset)
+      case StoredFields.enumKind, StoredFields.enumKind + 1:
+        let wrapped = MetadataKind.of(unsafeBitCast(unwrappingOptionals(type), to: UnsafeRawPointer.self))
+        guard
+          MetadataKind.of(metadata) == StoredFields.enumKind
+            || [StoredFields.structKind, StoredFields.enumKind].contains(wrapped),
+          let payload = activePayload(of: metadata, valueAt: start), offset < sizeOf(payload)
+        else { return nil }
+        return Member(names: [], type: payload, offset: offset)
+      default:
+        return nil
+      }
+    }
+
+    /// The runtime's `getEnumTag` value witness (Swift calling convention): the case a value of
+    /// the enum holds, payload cases first.
+    private typealias GetEnumTag = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
+
+    /// The payload type of the case that the enum value at `start` holds, or `nil` (an empty case,
+    /// an indirect one, memory that cannot be read). The value is copied through `/proc/self/mem`
+    /// into a buffer of the scan's own, and the enum's own `getEnumTag` value witness reads the
+    /// copy: it looks at the payload's spare bits and extra tag bytes only (never through a
+    /// pointer), so it neither faults nor runs user code, and no reference in the copy is
+    /// retained or released. The witness table sits before the metadata: `size` at byte 64,
+    /// `flags` at 80 (bit 21: the table has the enum witnesses), `getEnumTag` at 88.
+    static func activePayload(of metadata: UnsafeRawPointer, valueAt start: UInt) -> Any.Type? {
+      guard let payloads = StoredFields.payloadTypes(ofEnum: metadata), !payloads.isEmpty else { return nil }
+      let witnesses = metadata.load(fromByteOffset: -MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
+      let size = witnesses.load(fromByteOffset: 64, as: Int.self)
+      guard witnesses.load(fromByteOffset: 80, as: UInt32.self) & 0x20_0000 != 0, size > 0, size <= 4096 else {
+        return nil
+      }
+      let getEnumTag = unsafeBitCast(witnesses.load(fromByteOffset: 88, as: UnsafeRawPointer.self), to: GetEnumTag.self)
+      let tag = withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { buffer -> Int? in
+        guard let base = buffer.baseAddress, ProcessMemory.read(start, into: base, count: size) == size else {
+          return nil
+        }
+        return Int(getEnumTag(UnsafeRawPointer(base), metadata))
+      }
+      guard let tag, tag < payloads.count else { return nil }
+      return payloads[tag]
+    }
+
     /// What lies at byte `offset` of a value laid out as `fields`. Structs of other modules are
     /// looked into through their field records, and the few of the standard library's that
     /// `isReadableLibraryStruct` names; its other types, classes, functions,
@@ -467,12 +522,22 @@
 
     /// Where the metadata keeps its generic arguments: a struct's and an enum's after their kind and
     /// descriptor; a class's at the start of its own members (its metadata's positive size less its
-    /// immediate members, in words), unless its superclass is resilient (kind-specific flag 13:
-    /// then only the runtime knows where its members start).
+    /// immediate members, in words), or, when its superclass is resilient (kind-specific flag 13,
+    /// such as a subclass of the standard library's `ManagedBuffer`), where the runtime found
+    /// them: the descriptor's word at byte 24 is then a relative pointer to the class's stored
+    /// metadata bounds, whose first word the runtime sets, when it first makes the class's
+    /// metadata, to the immediate members' offset in bytes. (A wrong start only makes the proof
+    /// fail: the runtime's answer is compared with the metadata.)
     private static func argumentsStart(of metadata: UInt, kind: UInt, descriptor: UInt) -> UInt? {
       guard kind == 0 else { return metadata &+ 16 }
+      guard let flags = ProcessMemory.uint32(at: descriptor) else { return nil }
+      if (flags >> 16) & (1 << 13) != 0 {
+        guard let bounds = ProcessMemory.relative(at: descriptor &+ 24),
+          let offset = ProcessMemory.word(at: bounds), offset > 0, offset < 4096
+        else { return nil }
+        return metadata &+ offset
+      }
       guard
-        let flags = ProcessMemory.uint32(at: descriptor), (flags >> 16) & (1 << 13) == 0,
         let positive = ProcessMemory.uint32(at: descriptor &+ 28),
         let immediate = ProcessMemory.uint32(at: descriptor &+ 32), positive >= immediate
       else { return nil }

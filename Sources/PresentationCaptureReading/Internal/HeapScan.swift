@@ -17,7 +17,9 @@
   /// - in a global or static variable of a Swift image, at its start (or, for a closure, at its
   ///   context), whose type is not `weak`, `unowned`, an unsafe pointer, an `ObjectIdentifier` or
   ///   an integer: `the global Registry.shared`;
-  /// - in a live instance of a class, at a stored property (structs looked into) that holds a
+  /// - in a live instance of a class, at a stored property (structs looked into, and an enum's
+  ///   payload for the case the value holds, from the enum's own `getEnumTag` on a copy; a
+  ///   `ManagedBuffer`'s header too, under a lock the scan does not take) that holds a
   ///   strong reference there: a class (or an optional one) of which the object is an instance,
   ///   its own or a superclass (a stale word of a freed object, in memory its new owner has not yet
   ///   written over, may hold another class's address), a class-bound existential, another
@@ -30,7 +32,8 @@
   /// - in an array's storage, at an element below its count whose type holds a reference there
   ///   (not an integer or a pointer: unused capacity and `[UInt]` are never holders); in a
   ///   dictionary's storage, at an occupied bucket's value, with its key when it is a string or an
-  ///   integer;
+  ///   integer (an element that is a struct or an enum is read as a stored value once its metadata
+  ///   is proved genuine);
   /// - in a heap block (the blocks runtime's `_NSConcreteMallocBlock`, alive by its reference count)
   ///   made from a Swift closure, or the block `dispatch_block_create` made around one (its private
   ///   data's magic number), held by a `DispatchWorkItem`'s `_block`;
@@ -56,8 +59,8 @@
   /// arguments that are tuples, functions, existentials or metatypes, or nested more than 3
   /// deep); a set's storage; a dictionary key; with glibc, a word more than 128 KiB into an allocation in an arena (an array of
   /// more than 16,000 references that `malloc` did not map on its own: its header is not looked for
-  /// that far back); a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside an
-  /// enum payload or a tuple; a task's async frames (its operation's context is read, not its
+  /// that far back); a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside a
+  /// tuple or an indirect enum case; a task's async frames (its operation's context is read, not its
   /// locals: a `[weak self]` loop that binds `self` strongly holds it in a frame); a block queued
   /// on the main queue or a global queue (libdispatch's own globals, not read), or so far behind
   /// its queue's head that the steps up (one per item ahead) run out; under ThreadSanitizer, a

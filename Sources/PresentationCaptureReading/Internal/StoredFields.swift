@@ -52,8 +52,13 @@
     private static let descriptorKindStruct: UInt32 = 17
     private static let descriptorIsGeneric: UInt32 = 0x80
 
+    static let enumKind: UInt = 0x201
+    private static let descriptorKindEnum: UInt32 = 18
+
     private static let structs = LayoutCache<Layout>()
     private static let classes = LayoutCache<Layout>()
+    private static let bufferClasses = LayoutCache<Layout>()
+    private static let enums = LayoutCache<[Any.Type?]?>()
 
     /// The stored properties of the struct whose metadata is `metadata`.
     static func ofStruct(_ metadata: UnsafeRawPointer) -> Layout {
@@ -63,7 +68,25 @@
     /// The stored properties of the class whose metadata is `metadata`, its superclasses' included
     /// (the root class's first).
     static func ofClass(_ metadata: UnsafeRawPointer) -> Layout {
-      classes.value(for: metadata, compute: readClass)
+      classes.value(for: metadata) { readClass($0, readsAnyBuffer: false) }
+    }
+
+    /// The stored properties of a class as `ofClass` gives them, and also of a `ManagedBuffer`
+    /// subclass that adds none (a lock-guarded buffer such as Observation's registrar): its
+    /// `header`. Only for the heap scan, whose every read goes through `/proc/self/mem` and whose
+    /// every word is proved again before it is believed: a state changing under its lock on
+    /// another thread can neither fault the scan nor pass a proof with a word it no longer holds.
+    static func ofClassReadingBuffers(_ metadata: UnsafeRawPointer) -> Layout {
+      bufferClasses.value(for: metadata) { readClass($0, readsAnyBuffer: true) }
+    }
+
+    /// The payload type of each of an enum's cases that has one, in the order the runtime numbers
+    /// them (`getEnumTag`): the enum's field records list payload cases first, then the empty ones
+    /// (measured on Swift 6.3.1: `case d; case a(…); case e; case b(…)` lists `a, b, d, e`, and
+    /// `.a` is tag 0). An indirect case's payload (a box) is `nil`, as is a type the walk cannot
+    /// resolve. `nil` for metadata that is not an enum's or an optional's.
+    static func payloadTypes(ofEnum metadata: UnsafeRawPointer) -> [Any.Type?]? {
+      enums.value(for: metadata, compute: readEnum)
     }
 
     /// Whether the nominal type of `metadata` is declared in the standard library (whose
@@ -129,7 +152,33 @@
       return fields.map(Layout.fields) ?? .unreadable
     }
 
-    private static func readClass(_ metadata: UnsafeRawPointer) -> Layout {
+    private static func readEnum(_ metadata: UnsafeRawPointer) -> [Any.Type?]? {
+      guard
+        [enumKind, enumKind + 1].contains(metadata.load(as: UInt.self)),
+        let descriptor = metadata.load(fromByteOffset: word, as: UnsafeRawPointer?.self),
+        readable(descriptor, kind: descriptorKindEnum),
+        let fieldDescriptor = relative(descriptor + 16)
+      else { return nil }
+      let payloadCases = Int(descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0xFF_FFFF)
+      let emptyCases = Int(descriptor.load(fromByteOffset: 24, as: UInt32.self))
+      let recordSize = Int(fieldDescriptor.load(fromByteOffset: 10, as: UInt16.self))
+      guard payloadCases + emptyCases == Int(fieldDescriptor.load(fromByteOffset: 12, as: UInt32.self)),
+        recordSize >= 12
+      else { return nil }
+      let flags = descriptor.load(as: UInt32.self)
+      let genericArguments = flags & descriptorIsGeneric != 0 ? metadata + 2 * word : nil
+      return (0..<payloadCases).map { index in
+        let record = fieldDescriptor + 16 + index * recordSize
+        // Record flag 1: an indirect case, whose payload is a box.
+        guard record.load(as: UInt32.self) & 1 == 0, let typeName = relative(record + 4) else { return nil }
+        let mangled = MangledName(typeName.assumingMemoryBound(to: UInt8.self))
+        guard case .value(let type) = reading(mangled, descriptor: descriptor, genericArguments: genericArguments)
+        else { return nil }
+        return type
+      }
+    }
+
+    private static func readClass(_ metadata: UnsafeRawPointer, readsAnyBuffer: Bool) -> Layout {
       var levels: [[Field]] = []
       var level: UnsafeRawPointer? = metadata
       while let current = level {
@@ -143,12 +192,13 @@
         // `ManagedBuffer`), whose members' position is only known at run time from that
         // superclass's bounds. A level with stored properties of its own is not read; one without
         // (a subclass that only adds methods) has nothing to read here, and its superclass's own
-        // metadata says where that superclass's fields lie. Read only for `LockedState`'s storage,
-        // whose state the walk reads under its lock (`isLockedStateStorage`): another such buffer
-        // (Observation's registrar, a user's lock-guarded storage) may be changing under a lock the
-        // walk does not know, on another thread, while a report reads it.
+        // metadata says where that superclass's fields lie. The walk reads one only for
+        // `LockedState`'s storage, whose state it reads under its lock (`isLockedStateStorage`):
+        // another such buffer (Observation's registrar, a user's lock-guarded storage) may be
+        // changing under a lock the walk does not know, on another thread, while a report loads
+        // it. The heap scan reads any (`ofClassReadingBuffers`): its reads cannot fault.
         if (flags >> 16) & (1 << 13) != 0 {
-          guard count == 0, isLockedStateStorage(metadata) else { return .unreadable }
+          guard count == 0, readsAnyBuffer || isLockedStateStorage(metadata) else { return .unreadable }
           level = current.load(fromByteOffset: word, as: UnsafeRawPointer?.self)
           continue
         }
