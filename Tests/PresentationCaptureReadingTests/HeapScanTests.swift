@@ -155,6 +155,25 @@ extension HeapScanSuites {
       withExtendedLifetime((cache, weakCache)) {}
     }
 
+    final class Shelf: @unchecked Sendable {
+      // @unchecked Sendable: test objects, mutated on one thread only.
+      var cache: Cache?
+    }
+
+    /// A cache held by an untracked shelf and by an array on this thread's stack (a chain nothing
+    /// names above the array): the report says the longer chain only, not also its end.
+    @Test func namesTheLongerOfTwoChainsThatEndAlike() throws {
+      let survivor = Survivor()
+      let cache = Cache()
+      cache.entry = survivor
+      let shelf = Shelf()
+      shelf.cache = cache
+      let onTheStack = [cache, Cache()]
+      guard let report = try Self.scan(survivor) else { return }
+      #expect(report.holders == ["an untracked Shelf.cache → Cache.entry"], "\(report)")
+      withExtendedLifetime((shelf, onTheStack)) {}
+    }
+
     @Test func namesNothingOnceTheHolderIsGone() throws {
       let survivor = Survivor()
       do {

@@ -40,6 +40,14 @@
           lines.append(("a closure kept in a var that it captures itself: \(closure)", 0, chain.count))
         }
       }
+      // An untracked chain that is the end of a longer one says less about the same holders
+      // (`LockedBuffer.header.observations[0]` below `Counter._$observationRegistrar.extent → …`,
+      // where the buffer is also in a dictionary nothing names): the longer one stays.
+      let untracked = "an untracked "
+      let texts = lines.map(\.text).filter { $0.hasPrefix(untracked) }
+      lines.removeAll { line in
+        line.rank == 2 && texts.contains { $0.hasSuffix(" → " + line.text.dropFirst(untracked.count)) }
+      }
       var seen = Set<String>()
       return lines.sorted { ($0.rank, $0.depth) < ($1.rank, $1.depth) }.map(\.text)
         .filter { seen.insert($0).inserted }.prefix(maximumHolders).map { $0 }
