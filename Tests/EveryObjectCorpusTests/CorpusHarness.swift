@@ -273,6 +273,4 @@ final class WeakBox: @unchecked Sendable {
 enum Gap {
   static let observationRegistrar =
     "the observation registrar keeps onChange in a lock-guarded buffer the walk does not read (another thread may be changing it)"
-  static let taskLocalVariable =
-    "a word in a task's async frame is not believed (nothing says whether its slot is still live), only its operation's captures"
 }
