@@ -150,8 +150,8 @@ enum Subtle {
     try await Corpus.expectLeak(
       [
         .object(
-          Subtle.InboxViewModel.self, heldBy: "Task: …InboxViewModel.start(guardingAtTheTop:)",
-          gap: Gap.taskLocalVariable)
+          Subtle.InboxViewModel.self,
+          heldBy: "Task: …InboxViewModel.start(guardingAtTheTop:)…async frame of closure #1 in …InboxViewModel.start")
       ],
       onMainActor: {
         let viewModel = Subtle.InboxViewModel()

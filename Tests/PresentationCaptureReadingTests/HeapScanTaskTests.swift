@@ -114,3 +114,98 @@ extension HeapScanSuites {
     }
   }
 }
+
+extension HeapScanSuites {
+  /// A word in a suspended task's async frame as a holder (issue 26, item 3): believed only inside
+  /// a live allocation of the task's allocator that is a context on its resume chain, and named
+  /// only when nothing names the object precisely (the slot may be dead at the suspension point).
+  @Suite struct HeapScanTaskFrameTests {
+    typealias Locals = HeapScanTaskLocalTests
+    final class Survivor: Sendable {}
+
+    final class HandOver: Sendable {
+      let survivor: Mutex<Survivor?>
+      init(_ survivor: Survivor) { self.survivor = Mutex(survivor) }
+      func take() -> Survivor { survivor.withLock { $0.take()! } }
+    }
+
+    /// Another object's property: a precise holder.
+    final class Keeper {
+      var survivor: Survivor?
+      init(_ survivor: Survivor) { self.survivor = survivor }
+    }
+
+    static let prefix = "HeapScanSuites.HeapScanTaskFrameTests."
+
+    /// Takes the survivor out of its box, keeps it in a local across its wait (so in its async
+    /// frame) and uses it after.
+    static func holdWhileWaiting(_ handOver: HandOver) async {
+      let survivor = handOver.take()
+      await Locals.sleepUntilCancelled()
+      withExtendedLifetime(survivor) {}
+    }
+
+    /// The same, through a value of a generic type: the function keeps it in memory of its own
+    /// size, which it asks the task's allocator for apart from its context.
+    static func holdWhileWaiting<Value>(_ take: () -> Value) async {
+      let value = take()
+      await Locals.sleepUntilCancelled()
+      withExtendedLifetime(value) {}
+    }
+
+    static func isFrameLine(_ line: String, operation: String) -> Bool {
+      line.hasPrefix("a suspended Task: \(operation), awaiting ")
+        && line.hasSuffix(
+          ", through a word in its async frame of \(prefix)holdWhileWaiting(_:)"
+            + " (the runtime does not say whether that slot is live)")
+    }
+
+    @Test func namesTheSuspendedTaskWhoseAsyncFrameHoldsIt() async throws {
+      guard CaptureScanner.heapScanIsAvailable else { return }
+      let survivor = Survivor()
+      // Handed over through a box the task empties, so that its operation does not capture it.
+      let handOver = HandOver(survivor)
+      let task = Task { await Self.holdWhileWaiting(handOver) }
+      defer { task.cancel() }
+      await Locals.waitUntilSuspended()
+      let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
+      let operation = "closure #1 in \(Self.prefix)namesTheSuspendedTaskWhoseAsyncFrameHoldsIt()"
+      #expect(report.holders.contains { Self.isFrameLine($0, operation: operation) }, "\(report)")
+    }
+
+    /// The same frame word, while another object's property also holds the survivor: only the
+    /// property is named; once it lets go, the frame word is.
+    @Test func namesNoFrameWordWhileAPreciseHolderNamesIt() async throws {
+      guard CaptureScanner.heapScanIsAvailable else { return }
+      let survivor = Survivor()
+      let handOver = HandOver(survivor)
+      let keeper = Keeper(survivor)
+      let task = Task { await Self.holdWhileWaiting(handOver) }
+      defer { task.cancel() }
+      await Locals.waitUntilSuspended()
+      let kept = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
+      #expect(kept.holders.contains { $0.contains("Keeper.survivor") }, "\(kept)")
+      #expect(!kept.holders.contains { $0.contains("async frame") }, "\(kept)")
+      keeper.survivor = nil
+      let operation = "closure #1 in \(Self.prefix)namesNoFrameWordWhileAPreciseHolderNamesIt()"
+      let framed = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
+      #expect(framed.holders.contains { Self.isFrameLine($0, operation: operation) }, "\(framed)")
+      withExtendedLifetime(keeper) {}
+    }
+
+    /// A word outside the task's contexts (a generic value's own allocation, after the frame's
+    /// context) is not a frame word: pinned, as what the scan does not name.
+    @Test func namesNoWordOutsideTheTasksContexts() async throws {
+      guard CaptureScanner.heapScanIsAvailable else { return }
+      let survivor = Survivor()
+      let handOver = HandOver(survivor)
+      let task = Task { await Self.holdWhileWaiting { handOver.take() } }
+      defer { task.cancel() }
+      await Locals.waitUntilSuspended()
+      #expect(handOver.survivor.withLock { $0 == nil }, "the task took it")
+      let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
+      #expect(report.holders.isEmpty, "\(report)")
+      #expect(report.rejectedHits > 0, "the word is there and was rejected: \(report)")
+    }
+  }
+}

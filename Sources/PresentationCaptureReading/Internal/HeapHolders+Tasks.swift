@@ -15,6 +15,9 @@
     // stdlib/public/runtime/StackAllocator.h, `StackAllocator`: `lastAllocation` (112), `firstSlab`
     // (120), then `firstSlabIsPreallocated:1` and `numAllocatedSlabs:31` in one 32-bit word (128),
     // padded to 24 bytes: `Local.head` is at 136.
+    /// `AsyncTask::PrivateStorage::Allocator.lastAllocation`: the header of the task's newest
+    /// allocation.
+    static let lastAllocation: UInt = 112
     /// `AsyncTask::PrivateStorage::Allocator.firstSlab`.
     static let firstSlab: UInt = 120
     /// `AsyncTask::PrivateStorage::Local.head`: the newest `TaskLocal::Item` of the task.
@@ -38,6 +41,16 @@
     /// in is past its 7 steps and stays unnamed.
     static let mostSlabs = 64
 
+    // StackAllocator.h, `StackAllocator::Allocation`: each allocation starts with a header,
+    // `previous` (the header of the allocation made before it) and `slab` (the slab it lies in),
+    // 16 bytes (rounded up to `MaximumAlignment`), then the memory handed out. The allocator's
+    // `lastAllocation` and each header's `previous` list the live allocations, newest first; one
+    // runs to the next one's header in the same slab, or to its slab's `currentOffset`.
+    /// `Allocation::headerSize()`.
+    static let allocationHeader: UInt = 16
+    /// How many of a task's live allocations are followed.
+    static let mostAllocations = 1024
+
     // include/swift/ABI/TaskLocal.h, `TaskLocal::Item`: `next` (its low 2 bits the `NextLinkType`:
     // 0 the next item of this task, 1 an item of a parent task, 2 the next item of this task made
     // in a task group's body), `key` (the `TaskLocal` object), `valueType` (null for an item that
@@ -60,6 +73,11 @@
   /// the word is its own (`HolderSearch.taskAllocatorHolder`).
   struct TaskSlabHit {
     let address: UInt
+    /// The address of the node the word held when it was found.
+    var held: UInt = 0
+    /// Whether the word is not a task-local item's value: then it counts only inside a live async
+    /// frame on the task's resume chain, as conservative evidence (`taskFrameHolder`).
+    var isFrameWord = false
   }
 
   extension HolderSearch {
@@ -79,10 +97,11 @@
       case .taskSlab(let hit) where offset == Layout.slabNext:
         return (HeapNode(address: slab, kind: .taskSlab(hit)), HeapStep(kind: .slab))
       case .survivor, .object, .context:
-        guard offset >= Layout.slabHeader, offset - Layout.slabHeader < UInt(used),
-          isTaskLocalValue(at: address, inSlab: slab, holding: child)
-        else { return nil }
-        return (HeapNode(address: slab, kind: .taskSlab(TaskSlabHit(address: address))), HeapStep(kind: .slab))
+        guard offset >= Layout.slabHeader, offset - Layout.slabHeader < UInt(used) else { return nil }
+        let isFrameWord = !isTaskLocalValue(at: address, inSlab: slab, holding: child)
+        guard !isFrameWord || believesFrameWords else { return nil }
+        let hit = TaskSlabHit(address: address, held: child.address, isFrameWord: isFrameWord)
+        return (HeapNode(address: slab, kind: .taskSlab(hit)), HeapStep(kind: .slab))
       default:
         return nil
       }
@@ -92,9 +111,10 @@
     /// a value that holds `child`: the item's allocation header (`previous`, `slab`) before it
     /// names this slab, its `valueType` is a type whose value holds the child at that offset (a
     /// reference at 0, a closure's context at 8), and the value starts where `storageOffset` puts
-    /// it. Whether the item is on a task's chain is proved once the task is found above the slab;
-    /// other words of a slab (async frames) are not believed (`HeapScan`), and would crowd out the
-    /// frontier: a slab node is made only for an item's value.
+    /// it. Whether the item is on a task's chain is proved once the task is found above the slab.
+    /// Any other word of the used bytes is carried up as a frame word (`TaskSlabHit.isFrameWord`)
+    /// only in a climb that believes them (`believesFrameWords`): in every climb, such words would
+    /// crowd out the frontier and take the place of precise holders.
     private func isTaskLocalValue(at address: UInt, inSlab slab: UInt, holding child: HeapNode) -> Bool {
       typealias Layout = TaskAllocatorLayout
       for inner: UInt in [0, 8] where address >= inner {
@@ -138,6 +158,7 @@
         guard offset == Layout.firstSlab, used.first?.lowerBound == child.address &+ Layout.slabHeader else {
           return nil
         }
+        if carried.isFrameWord { return taskFrameHolder(task: task, allocation: allocation, hit: carried, used: used) }
         hit = carried.address
         held = HeapNode(address: ProcessMemory.word(at: hit) ?? 0, kind: .survivor)
       } else {
@@ -153,6 +174,87 @@
       named.component = "task-local " + (taskLocalName(key) ?? "value")
       if let root, allocation.contains(root) { named.closure = operationName(root: root) }
       return (HeapNode(address: task, kind: .task(state)), named)
+    }
+
+    /// A suspended task one of whose async frames holds, at `hit.address` (in the used bytes of
+    /// one of its slabs), the node below its first slab: the word lies in the memory of a live
+    /// allocation of the task's allocator (`asyncFrame`) that is a context on the task's resume
+    /// chain, and still holds the node's address. Nothing says whether the frame's slot is live at
+    /// the suspension point (a dead slot keeps its bits), so the step is conservative: the report
+    /// names it only when nothing names the object precisely (`HolderWording`). A running task's
+    /// frames change under the scan: only a suspended one is read, and only if, once its frame is
+    /// found, it still waits at the same context.
+    private func taskFrameHolder(task: UInt, allocation: Allocation, hit: TaskSlabHit, used: [Range<UInt>]) -> (
+      HeapNode, HeapStep
+    )? {
+      let context = ProcessMemory.word(at: task &+ 64) ?? 0
+      let (state, root) = taskState(task, context: context)
+      guard state.statusIsKnown, !state.isRunning, used.contains(where: { $0.contains(hit.address) }),
+        let frame = asyncFrame(ofTask: task, holding: hit.address, used: used),
+        ProcessMemory.word(at: hit.address) == hit.held, ProcessMemory.word(at: task &+ 64) == context,
+        let flags = ProcessMemory.uint32(at: task &+ 96), flags & 0x800 == 0  // still not running
+      else { return nil }
+      var step = HeapStep(kind: .task, component: "a word in its async frame of " + frame.name)
+      step.isConservative = true
+      if let root, allocation.contains(root) { step.closure = operationName(root: root) }
+      return (HeapNode(address: task, kind: .task(state)), step)
+    }
+
+    /// The async function whose frame, on the task's resume chain, holds the word at `hit`. The
+    /// task's live allocations (its `lastAllocation`, then each header's `previous`, each header
+    /// in the used bytes of the slab its `slab` word names) give each allocation's extent: from
+    /// its memory to the next allocation's header in the same slab, or to the slab's used end.
+    /// The allocation holding `hit` must be a frame: its memory is a context on the resume chain
+    /// (`ResumeContext`, then each context's `Parent`), named by the function that resumes it (the
+    /// task's `ResumeTask` for the innermost, the child context's `ResumeParent` for the others),
+    /// not one of the runtime's adapters, nor the harness's own.
+    private func asyncFrame(ofTask task: UInt, holding hit: UInt, used: [Range<UInt>]) -> FunctionName? {
+      typealias Layout = TaskAllocatorLayout
+      // The live allocations, newest first, with the used range of the slab each lies in.
+      var headers: [(header: UInt, slab: Int)] = []
+      var header = ProcessMemory.word(at: task &+ Layout.lastAllocation) ?? 0
+      while header != 0 {
+        guard headers.count < Layout.mostAllocations, header & 15 == 0,
+          let slab = used.firstIndex(where: { $0.contains(header) }),
+          ProcessMemory.word(at: header &+ 8) == used[slab].lowerBound &- Layout.slabHeader,
+          let previous = ProcessMemory.word(at: header)
+        else { return nil }
+        headers.append((header, slab))
+        header = previous
+      }
+      var frame: UInt?
+      for (index, allocation) in headers.enumerated() {
+        let memory = allocation.header &+ Layout.allocationHeader
+        let newer = index > 0 ? headers[index - 1] : nil
+        let end = newer.flatMap { $0.slab == allocation.slab ? $0.header : nil } ?? used[allocation.slab].upperBound
+        if hit >= memory, hit < end {
+          frame = memory
+          break
+        }
+      }
+      guard let frame else { return nil }
+      var context = ProcessMemory.word(at: task &+ 64) ?? 0
+      var resume = ProcessMemory.word(at: task &+ 56) ?? 0
+      for _ in 0..<64 where context != 0 {
+        if context == frame {
+          guard !facts.resumeAdapters.contains(resume), map.isInImageCode(resume),
+            let symbol = symbol(at: resume), !Self.isHarnessFunction(symbol.name)
+          else { return nil }
+          return functionName(at: resume)
+        }
+        guard let parent = ProcessMemory.word(at: context), let parentResume = ProcessMemory.word(at: context &+ 8)
+        else { return nil }
+        (context, resume) = (parent, parentResume)
+      }
+      return nil
+    }
+
+    /// Whether a function (a partial function of an async one: `(1) await resume partial function
+    /// for …`) is the harness's own.
+    private static func isHarnessFunction(_ mangled: String) -> Bool {
+      guard let full = Demangler.full(mangled) else { return false }
+      let named = full.firstRange(of: " function for ").map { String(full[$0.upperBound...]) } ?? full
+      return isHarness(named) || isHarness(full)
     }
 
     /// The task's operation, from the prefix before its root context (entry point, closure

@@ -96,6 +96,10 @@
     /// The function of the closure held at this place (a closure's context or the one object it
     /// captures sits after its function), simplified: `closure #1 in Poller.start()`.
     var closure: FunctionName?
+    /// Whether the step is conservative evidence: a word in a task's async frame, which the
+    /// runtime does not say is live. The report names such a chain only when nothing names the
+    /// object precisely.
+    var isConservative = false
   }
 
   /// A function's demangled name, and whether it is a compiler-made thunk (not the user's code).

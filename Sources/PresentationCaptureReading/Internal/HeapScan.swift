@@ -47,7 +47,13 @@
   ///   has each layout and where it comes from);
   /// - in a task (the runtime's task metadata), at its operation's context, the task's state read
   ///   from the runtime's own layout: where it waits (its resume function and its contexts' resume
-  ///   functions), whether it runs.
+  ///   functions), whether it runs;
+  /// - only for an object the scan names nothing else for (a second climb, `believesFrameWords`),
+  ///   in a suspended task's slab, in the memory of a live allocation of its allocator that is a
+  ///   context on its resume chain (an async frame: `ResumeContext`, then each context's parent),
+  ///   the task proved as for a task-local value, the frame named by the function that resumes it:
+  ///   conservative evidence, as the runtime does not say whether the slot is live at the
+  ///   suspension point (a dead slot keeps its bits), and the line says so.
   /// Foundation's block observer is the block swift-foundation's `NotificationCenter._addObserver`
   /// registers (which swift-corelibs-foundation's `addObserver(forName:object:queue:using:)` calls),
   /// named by the string key of the dictionary that holds it.
@@ -60,8 +66,11 @@
   /// deep); a set's storage; a dictionary key; with glibc, a word more than 128 KiB into an allocation in an arena (an array of
   /// more than 16,000 references that `malloc` did not map on its own: its header is not looked for
   /// that far back); a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside a
-  /// tuple or an indirect enum case; a task's async frames (its operation's context is read, not its
-  /// locals: a `[weak self]` loop that binds `self` strongly holds it in a frame); a block queued
+  /// tuple or an indirect enum case; a word in a task's async frame when any other holder names the
+  /// object, when the task runs (its frames change under the scan), is a child task or has
+  /// completed, or when the word lies outside the contexts on its resume chain (a generic value its
+  /// function keeps in an allocation of its own, the root context in the task's own allocation, a
+  /// frame more than 64 contexts up, a task with more than 1,024 live allocations); a block queued
   /// on the main queue or a global queue (libdispatch's own globals, not read), or so far behind
   /// its queue's head that the steps up (one per item ahead) run out; under ThreadSanitizer, a
   /// block Dispatch keeps (its interceptors submit a context or a block of their own around the
@@ -157,6 +166,17 @@
         let search = HolderSearch(target: UInt(bitPattern: target), memory: memory)
         search.run(maximumHolders: maximumHolders, until: deadline)
         var result = search.result(maximumHolders: maximumHolders)
+        if result.holders.isEmpty {
+          // Nothing names it: climb again, believing words in tasks' async frames (conservative
+          // evidence, which would otherwise take the place of precise holders in the climb).
+          let fallback = HolderSearch(target: UInt(bitPattern: target), memory: memory, believingFrameWords: true)
+          fallback.run(maximumHolders: maximumHolders, until: deadline)
+          let framed = fallback.result(maximumHolders: maximumHolders)
+          result.holders = framed.holders
+          result.hits += framed.hits
+          result.rejectedHits += framed.rejectedHits
+          result.passes += framed.passes
+        }
         // The first object's figures include the read of the memory.
         result.scannedBytes = memory.words.bytesRead - counted
         counted = memory.words.bytesRead
@@ -240,6 +260,10 @@
     }
 
     let memory: HeapMemory
+    /// Whether a word in a task's slab that is not a task-local value is believed when it lies in
+    /// a live async frame of the task (`taskFrameHolder`): only in a second climb, for an object
+    /// the first named nothing for.
+    let believesFrameWords: Bool
     private(set) var entries: [Entry]
     private var byAddress: [UInt: Int] = [:]
     /// Holders found to be one of the nodes below them: the chain from `top` down is held `by` one
@@ -256,8 +280,9 @@
     var facts: RuntimeFacts { memory.facts }
     var currentTask: UInt { memory.currentTask }
 
-    init(target: UInt, memory: HeapMemory) {
+    init(target: UInt, memory: HeapMemory, believingFrameWords: Bool = false) {
       self.memory = memory
+      believesFrameWords = believingFrameWords
       entries = [Entry(node: HeapNode(address: target, kind: .survivor), child: nil, step: nil)]
       byAddress[target] = 0
     }
@@ -280,13 +305,17 @@
     /// One step up: the holders of `frontier`'s nodes, all found in one search of the memory
     /// read at the start. The new nodes that are not roots form the next frontier, closure
     /// contexts, blocks and objects before collections' storage (most of which, in a failing
-    /// test, are the report's own lists of survivors, held from a stack) and tasks' slabs.
+    /// test, are the report's own lists of survivors, held from a stack) and tasks' slabs, and
+    /// last the slabs whose word may lie in an async frame.
     private func climb(from frontier: [Int]) -> [Int] {
       let targets = frontier.map { entries[$0].node.address }
       let found = memory.words.hits(of: targets, budget: HeapScan.mostBytes)
       passes += 1
       hits += found.count
-      var next: [(index: Int, isStorage: Bool)] = []
+      // The order the next frontier keeps: 0, closure contexts, blocks and objects; 1, collections'
+      // storage and task slabs; 2, task slabs holding a word that only a live async frame makes a
+      // holder (conservative evidence, `TaskSlabHit.isFrameWord`).
+      var next: [(index: Int, tier: Int)] = []
       for hit in found {
         let childIndex = frontier[hit.target]
         guard let (holder, step) = classify(hit.address, child: entries[childIndex].node) else {
@@ -301,8 +330,9 @@
         byAddress[holder.address] = entries.count - 1
         guard !holder.isRoot else { continue }
         switch holder.kind {
-        case .arrayStorage, .dictionaryStorage, .taskSlab: next.append((entries.count - 1, true))
-        default: next.append((entries.count - 1, false))
+        case .taskSlab(let slabHit) where slabHit.isFrameWord: next.append((entries.count - 1, 2))
+        case .arrayStorage, .dictionaryStorage, .taskSlab: next.append((entries.count - 1, 1))
+        default: next.append((entries.count - 1, 0))
         }
       }
       // Dispatch list items have a frontier of their own (`HeapScan.maximumListItems`): a
@@ -311,7 +341,7 @@
       // out of the frontier).
       let listItems = next.filter { entries[$0.index].node.isDispatchListItem }.map(\.index)
       let others = next.filter { !entries[$0.index].node.isDispatchListItem }
-      return others.sorted { !$0.isStorage && $1.isStorage }.prefix(HeapScan.maximumFrontier).map(\.index)
+      return others.sorted { $0.tier < $1.tier }.prefix(HeapScan.maximumFrontier).map(\.index)
         + listItems.prefix(HeapScan.maximumListItems)
     }
 

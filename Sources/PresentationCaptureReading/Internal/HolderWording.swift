@@ -10,6 +10,9 @@
   /// - `a suspended Task: closure #1 in Poller.start(), awaiting Task.sleep(nanoseconds:)`
   /// - `a suspended Task: closure #1 in Poller.start(), awaiting Task.sleep(nanoseconds:), through
   ///   its task-local Request.$context`
+  /// - `a suspended Task: closure #1 in Poller.start(), awaiting …, through a word in its async
+  ///   frame of closure #1 in Poller.start() (the runtime does not say whether that slot is live)`,
+  ///   only when no other line names the object (the slot may be dead)
   /// - `a NotificationCenter block observer for "didTick": closure #1 in Poller.observe()`
   /// - `a closure kept in a var that it captures itself: closure #1 in Poller.retry()`
   /// - `an untracked Cache.items[2]` (no global, task, queue or cycle found above it)
@@ -24,12 +27,17 @@
       var held = Set<Int>()
       for entry in entries { if let child = entry.child { held.insert(child) } }
       var lines: [(text: String, rank: Int, depth: Int)] = []
+      var conservative: [(text: String, rank: Int, depth: Int)] = []
       for (index, entry) in entries.enumerated() where index > 0 {
         let chain = self.chain(from: index, in: entries)
         let isTop = entry.node.isRoot || !held.contains(index)
         guard isTop, !chain.dropFirst().contains(where: { entries[$0].node.isRoot }) else { continue }
         if let (text, rank) = dispatchLine(for: chain, in: search) ?? line(for: chain, in: entries) {
-          lines.append((text, rank, chain.count))
+          if entry.step?.isConservative ?? false {
+            conservative.append((text, rank, chain.count))
+          } else {
+            lines.append((text, rank, chain.count))
+          }
         }
       }
       for cycle in search.cycles {
@@ -48,6 +56,9 @@
       lines.removeAll { line in
         line.rank == 2 && texts.contains { $0.hasSuffix(" → " + line.text.dropFirst(untracked.count)) }
       }
+      // A word in a task's async frame (which may be a dead slot) names the object only when
+      // nothing else does.
+      if lines.isEmpty { lines = conservative }
       var seen = Set<String>()
       return lines.sorted { ($0.rank, $0.depth) < ($1.rank, $1.depth) }.map(\.text)
         .filter { seen.insert($0).inserted }.prefix(maximumHolders).map { $0 }
@@ -127,10 +138,15 @@
             text += (state.statusIsKnown ? ", awaiting " : ", last suspended in ") + awaiting
           }
         }
-        // What of the task holds the chain, when not its operation: `task-local Request.$context`.
-        let part = entries[chain[0]].step?.component.map { "its " + $0 }
+        // What of the task holds the chain, when not its operation: `task-local Request.$context`,
+        // or a word in one of its async frames (`a word in its async frame of Poller.run()`),
+        // which the runtime does not say is live.
+        let top = entries[chain[0]].step
+        let isConservative = top?.isConservative ?? false
+        let part = top?.component.map { isConservative ? $0 : "its " + $0 }
         let parts = [part, path.isEmpty ? nil : path].compactMap { $0 }
-        return (text + (parts.isEmpty ? "" : ", through " + parts.joined(separator: " → ")), 0)
+        text += parts.isEmpty ? "" : ", through " + parts.joined(separator: " → ")
+        return (text + (isConservative ? " (the runtime does not say whether that slot is live)" : ""), 0)
       default:
         break
       }
