@@ -422,5 +422,67 @@ extension HeapScanSuites {
       let real = Box<Survivor?>(survivor)
       try Self.expectNoHolderOnceOnlyAForgery(of: real, holds: survivor) { real.value = nil }
     }
+
+    /// A forged generic class's metadata whose argument is forged struct metadata, its descriptor
+    /// words in a file mapping (in an image, as far as the mappings say) that read as a generic
+    /// struct's with one requirement on a pack: handed to the runtime, a descriptor that is not one
+    /// can end the process (the runtime's "Expected a metadata pack but got metadata" was seen once
+    /// in a full run, from stale memory). The scan hands the runtime only descriptors their image's
+    /// symbol table names, so it names nothing and the process lives on (with the symbol check
+    /// removed, this one dies of SIGSEGV in the runtime).
+    @Test func handsTheRuntimeNoDescriptorItsImageDoesNotName() async {
+      guard CaptureScanner.heapScanIsAvailable else { return }
+      await #expect(processExitsWith: .success, "a scan handed the runtime a forged descriptor") {
+        try Self.scanAForgeryWithAForgedDescriptor()
+      }
+    }
+
+    static func scanAForgeryWithAForgedDescriptor() throws {
+      let word = MemoryLayout<UInt>.size
+      let survivor = Survivor()
+      let real = Box<Survivor?>(survivor)
+      let forged = Forgery(copying: real)
+      defer { forged.deallocate() }
+      real.value = nil
+      // The descriptor: a file mapped into the process (file-backed, so "in an image").
+      let path = FileManager.default.temporaryDirectory.appendingPathComponent("forged-descriptor-\(getpid())").path
+      let file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+      try #require(file >= 0)
+      defer {
+        close(file)
+        unlink(path)
+      }
+      try #require(ftruncate(file, 4096) == 0)
+      let mapped = try #require(mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0))
+      try #require(mapped != MAP_FAILED)
+      defer { munmap(mapped, 4096) }
+      let descriptor = UnsafeMutableRawPointer(mapped)
+      descriptor.storeBytes(of: UInt32(0x11 | 0x80), as: UInt32.self)  // a generic struct
+      descriptor.storeBytes(of: UInt16(1), toByteOffset: 36, as: UInt16.self)  // 1 parameter
+      descriptor.storeBytes(of: UInt16(1), toByteOffset: 38, as: UInt16.self)  // 1 requirement
+      descriptor.storeBytes(of: UInt16(1), toByteOffset: 40, as: UInt16.self)  // 1 key argument
+      descriptor.storeBytes(of: UInt8(0x80), toByteOffset: 44, as: UInt8.self)  // a type parameter
+      descriptor.storeBytes(of: UInt32(0x20 | 0x80), toByteOffset: 48, as: UInt32.self)  // on a pack
+      descriptor.storeBytes(of: Int32(64 - 52), toByteOffset: 52, as: Int32.self)  // its subject: "x"
+      descriptor.storeBytes(of: Int32(72 - 56), toByteOffset: 56, as: Int32.self)
+      descriptor.storeBytes(of: UInt8(ascii: "x"), toByteOffset: 64, as: UInt8.self)
+      // The struct's metadata: its kind, the descriptor, its argument `Int`.
+      let metadata = UnsafeMutableRawPointer.allocate(byteCount: 3 * word, alignment: 16)
+      defer { metadata.deallocate() }
+      metadata.storeBytes(of: UInt(0x200), as: UInt.self)
+      metadata.storeBytes(of: UInt(bitPattern: descriptor), toByteOffset: word, as: UInt.self)
+      metadata.storeBytes(of: unsafeBitCast(Int.self, to: UInt.self), toByteOffset: 2 * word, as: UInt.self)
+      // The class metadata's argument (after its members: positive size less immediate members, in
+      // words, from `Box`'s descriptor at byte 40) becomes the forged struct's.
+      let boxDescriptor = forged.metadata.load(fromByteOffset: 40, as: UnsafeRawPointer.self)
+      let positive = Int(boxDescriptor.load(fromByteOffset: 28, as: UInt32.self))
+      let immediate = Int(boxDescriptor.load(fromByteOffset: 32, as: UInt32.self))
+      forged.metadata.storeBytes(
+        of: UInt(bitPattern: metadata), toByteOffset: (positive - immediate) * word, as: UInt.self)
+      let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
+      #expect(report.holders.isEmpty, "\(report)")
+      #expect(report.hits >= 1, "the forged word is there and was rejected")
+      withExtendedLifetime(real) {}
+    }
   }
 }

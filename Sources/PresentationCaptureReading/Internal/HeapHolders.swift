@@ -235,7 +235,8 @@
     /// points at another zero kind word, at byte 40 a descriptor in a binary image that says
     /// "class"; and either the descriptor is a collection storage's (whose metadata the runtime
     /// makes), or its name is a readable identifier in an image, its metadata access function is
-    /// executable code, and either the class is not generic and its metadata lies in a binary image,
+    /// executable code, its image's symbol table names it as a type descriptor (an image without
+    /// one names no class), and either the class is not generic and its metadata lies in a binary image,
     /// or it is generic and the runtime, asked for the class with the arguments the metadata holds,
     /// answers with this very metadata (`GenericMetadataProof`).
     static func validatedClass(_ metadata: UInt, map: MemoryMap, facts: RuntimeFacts) -> ValidatedClass? {
@@ -250,7 +251,10 @@
       if descriptor == facts.dictionaryStorageDescriptor { return .dictionaryStorage }
       guard
         let name = ProcessMemory.relative(at: descriptor &+ 8), hasIdentifier(at: name, map: map),
-        let accessor = ProcessMemory.relative(at: descriptor &+ 12), map.isInImageCode(accessor)
+        let accessor = ProcessMemory.relative(at: descriptor &+ 12), map.isInImageCode(accessor),
+        // The runtime reads the descriptor's field records and generic requirements: only one its
+        // image's symbol table names as a descriptor, not stale bytes that pass the checks above.
+        GenericMetadataProof.isNamedTypeDescriptor(descriptor, map: map)
       else { return nil }
       guard flags & 0x80 != 0 else { return map.isInImage(metadata) ? .plain : nil }
       return GenericMetadataProof.isGenuine(metadata, map: map) ? .plain : nil
@@ -502,6 +506,10 @@
         let flags = ProcessMemory.uint32(at: descriptor), flags & 0x1F == descriptorKind
       else { return false }
       guard flags & 0x80 != 0 else { return map.isInImage(metadata) }  // not generic
+      // The runtime parses a descriptor it is handed (its generic requirements among the rest),
+      // and aborts on some it cannot make sense of ("Expected a metadata pack but got metadata"):
+      // only a descriptor its image's symbol table names as one is handed to it.
+      guard isNamedTypeDescriptor(descriptor, map: map) else { return false }
       guard
         let counts = ProcessMemory.uint32(at: descriptor &+ parameterCountOffset),
         case let parameters = Int(counts & 0xFFFF), (1...maximumParameters).contains(parameters),
@@ -522,6 +530,18 @@
           UnsafeRawPointer(bitPattern: descriptor)!, UnsafeRawPointer(buffer.baseAddress!), UInt(parameters))
       }
       return answer.map { UInt(bitPattern: $0) } == metadata
+    }
+
+    /// Whether the image that holds `descriptor` has a symbol that starts there and names a nominal
+    /// type descriptor (a mangled name ending in `Mn`). A word read from stale memory can point into
+    /// an image at bytes that pass the other checks without being a descriptor. An image without a
+    /// symbol table (stripped) proves nothing: the instance stays unnamed.
+    static func isNamedTypeDescriptor(_ descriptor: UInt, map: MemoryMap) -> Bool {
+      guard let region = map.region(containing: descriptor), region.isFileBacked,
+        let image = LoadedImage.all(in: map).first(where: { $0.path == region.path }),
+        let symbol = ImageSymbols.symbol(at: descriptor, in: image)
+      else { return false }
+      return symbol.address == descriptor && symbol.name.hasSuffix("Mn")
     }
 
     /// Where the metadata keeps its generic arguments: a struct's and an enum's after their kind and

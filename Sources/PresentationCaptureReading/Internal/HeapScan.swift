@@ -63,7 +63,8 @@
   /// memory nothing proves to be metadata, and an instance of a generic class that
   /// `GenericMetadataProof` does not prove (more than 4 parameters, packs, value parameters,
   /// arguments that are tuples, functions, existentials or metatypes, or nested more than 3
-  /// deep); a set's storage; a dictionary key; with glibc, a word more than 128 KiB into an allocation in an arena (an array of
+  /// deep); an instance of a class whose image has no symbol table (stripped: only a type
+  /// descriptor the symbol table names is handed to the runtime); a set's storage; a dictionary key; with glibc, a word more than 128 KiB into an allocation in an arena (an array of
   /// more than 16,000 references that `malloc` did not map on its own: its header is not looked for
   /// that far back); a holder inside a `@_rawLayout` value (`Mutex`, `Atomic`); a value inside a
   /// tuple or an indirect enum case; a word in a task's async frame when any other holder names the
