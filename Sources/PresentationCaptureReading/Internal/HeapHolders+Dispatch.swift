@@ -199,13 +199,21 @@
       return plausible(references) && (plausible(external) || external == -1)
     }
 
-    /// Whether `continuation` is in the list that starts with the word at `head`, linked by
-    /// `do_next` (at most ``longestList`` items).
-    static func list(from head: UInt, contains continuation: UInt) -> Bool {
-      guard var item = ProcessMemory.word(at: head) else { return false }
+    /// Whether `continuation` is in the list that starts with the word at `head` and ends with the
+    /// word at `tail`, linked by `do_next` (at most ``longestList`` items): the walk from the head
+    /// must meet it and then end at the tail, whose `do_next` is null. A list whose head is stale
+    /// (a concurrent queue passes its items on to its target at once, and its head may keep the
+    /// address of one long gone, which a new continuation now occupies) has no tail there, or
+    /// another one.
+    static func list(from head: UInt, to tail: UInt, contains continuation: UInt) -> Bool {
+      guard var item = ProcessMemory.word(at: head), let last = ProcessMemory.word(at: tail), last != 0 else {
+        return false
+      }
+      var found = false
       for _ in 0..<longestList {
-        if item == continuation { return true }
+        if item == continuation { found = true }
         guard item != 0, item != listless, let next = ProcessMemory.word(at: item &+ 16) else { return false }
+        if item == last { return found && next == 0 }
         item = next
       }
       return false
@@ -262,7 +270,11 @@
         return continuationHolder(
           start, first: first, offset: offset, continuation: child.address, dispatch, onlyInAList: true)
       case .dispatch(.sourceRefs(let handler, let type)):
-        guard offset == 88, DispatchFacts.isLiveObject(at: start, vtables: [dispatch.vtables.source]) else {
+        // The refs name their source (`du_owner_wref`, its address inverted): a source that was
+        // cancelled keeps the address of refs freed since, which new refs may now occupy.
+        guard offset == 88, ProcessMemory.word(at: child.address &+ 8) == ~start,
+          DispatchFacts.isLiveObject(at: start, vtables: [dispatch.vtables.source])
+        else {
           return nil
         }
         return (
@@ -291,7 +303,8 @@
       }
       if dispatch.vtables.lanes.contains(first), offset == 48 || offset == 104,
         DispatchFacts.isLiveObject(at: start, vtables: dispatch.vtables.lanes),
-        DispatchFacts.list(from: start &+ 104, contains: continuation), let state = ProcessMemory.word(at: start &+ 56)
+        DispatchFacts.list(from: start &+ 104, to: start &+ 48, contains: continuation),
+        let state = ProcessMemory.word(at: start &+ 56)
       {
         let label = ProcessMemory.word(at: start &+ 72).flatMap(DispatchFacts.label(at:))
         let queueState: DispatchQueueState =
@@ -302,7 +315,8 @@
       }
       if first == dispatch.vtables.group, offset == 56 || offset == 64,
         DispatchFacts.isLiveObject(at: start, vtables: [dispatch.vtables.group]),
-        DispatchFacts.list(from: start &+ 56, contains: continuation), let state = ProcessMemory.word(at: start &+ 48)
+        DispatchFacts.list(from: start &+ 56, to: start &+ 64, contains: continuation),
+        let state = ProcessMemory.word(at: start &+ 48)
       {
         let pending = (0 &- UInt32(truncatingIfNeeded: state & 0xFFFF_FFFC)) >> 2
         return (HeapNode(address: start, kind: .dispatch(.group(pendingLeaves: pending))), HeapStep(kind: .pending))
