@@ -426,10 +426,9 @@ extension HeapScanSuites {
     /// A forged generic class's metadata whose argument is forged struct metadata, its descriptor
     /// words in a file mapping (in an image, as far as the mappings say) that read as a generic
     /// struct's with one requirement on a pack: handed to the runtime, a descriptor that is not one
-    /// can end the process (the runtime's "Expected a metadata pack but got metadata" was seen once
-    /// in a full run, from stale memory). The scan hands the runtime only descriptors their image's
-    /// symbol table names, so it names nothing and the process lives on (with the symbol check
-    /// removed, this one dies of SIGSEGV in the runtime).
+    /// can end the process. The scan hands the runtime only descriptors their image's symbol table
+    /// names, so it names nothing and the process lives on (with the symbol check removed, this one
+    /// dies of SIGSEGV in the runtime).
     @Test func handsTheRuntimeNoDescriptorItsImageDoesNotName() async {
       guard CaptureScanner.heapScanIsAvailable else { return }
       await #expect(processExitsWith: .success, "a scan handed the runtime a forged descriptor") {
