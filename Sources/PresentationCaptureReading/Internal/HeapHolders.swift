@@ -256,7 +256,9 @@
         // image's symbol table names as a descriptor, not stale bytes that pass the checks above.
         GenericMetadataProof.isNamedTypeDescriptor(descriptor, map: map)
       else { return nil }
-      guard flags & 0x80 != 0 else { return map.isInImage(metadata) ? .plain : nil }
+      guard flags & 0x80 != 0 else {
+        return GenericMetadataProof.isNamedTypeMetadata(metadata, map: map) ? .plain : nil
+      }
       return GenericMetadataProof.isGenuine(metadata, map: map) ? .plain : nil
     }
 
@@ -505,7 +507,9 @@
         let descriptor = ProcessMemory.word(at: metadata &+ descriptorOffset), map.isInImage(descriptor),
         let flags = ProcessMemory.uint32(at: descriptor), flags & 0x1F == descriptorKind
       else { return false }
-      guard flags & 0x80 != 0 else { return map.isInImage(metadata) }  // not generic
+      // Not generic: the binary holds the metadata, under a symbol that names it as such (a word
+      // that merely points into an image, at a 0x200, passes the checks above).
+      guard flags & 0x80 != 0 else { return isNamedTypeMetadata(metadata, map: map) }
       // The runtime parses a descriptor it is handed (its generic requirements among the rest),
       // and aborts on some it cannot make sense of ("Expected a metadata pack but got metadata"):
       // only a descriptor its image's symbol table names as one is handed to it.
@@ -537,11 +541,24 @@
     /// an image at bytes that pass the other checks without being a descriptor. An image without a
     /// symbol table (stripped) proves nothing: the instance stays unnamed.
     static func isNamedTypeDescriptor(_ descriptor: UInt, map: MemoryMap) -> Bool {
-      guard let region = map.region(containing: descriptor), region.isFileBacked,
-        let image = LoadedImage.all(in: map).first(where: { $0.path == region.path }),
-        let symbol = ImageSymbols.symbol(at: descriptor, in: image)
-      else { return false }
+      guard let symbol = imageSymbol(at: descriptor, map: map) else { return false }
       return symbol.address == descriptor && symbol.name.hasSuffix("Mn")
+    }
+
+    /// Whether `metadata` lies in an image under a symbol that names it as type metadata: the type
+    /// metadata symbol itself (`…N`, at the address point), or the full metadata (`…Mf`) around it.
+    static func isNamedTypeMetadata(_ metadata: UInt, map: MemoryMap) -> Bool {
+      guard let symbol = imageSymbol(at: metadata, map: map) else { return false }
+      if symbol.name.hasSuffix("N") { return symbol.address == metadata }
+      return symbol.name.hasSuffix("Mf") && metadata > symbol.address && metadata < symbol.address &+ symbol.size
+    }
+
+    /// The symbol of the image (a file mapped into the process) that covers `address`.
+    private static func imageSymbol(at address: UInt, map: MemoryMap) -> ImageSymbols.Symbol? {
+      guard let region = map.region(containing: address), region.isFileBacked,
+        let image = LoadedImage.all(in: map).first(where: { $0.path == region.path })
+      else { return nil }
+      return ImageSymbols.symbol(at: address, in: image)
     }
 
     /// Where the metadata keeps its generic arguments: a struct's and an enum's after their kind and
