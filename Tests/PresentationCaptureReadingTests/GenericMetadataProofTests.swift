@@ -1,6 +1,4 @@
 #if os(Linux) && canImport(Glibc)
-  import Foundation
-  import Glibc
   @testable import PresentationCaptureReading
   import Testing
 
@@ -30,18 +28,8 @@
     /// a file mapped into the process: in an image as far as the mappings say, but no symbol of any
     /// image names them.
     @Test func believesNoLookAlikeInAMappedFile() throws {
-      let path = FileManager.default.temporaryDirectory.appendingPathComponent("look-alike-\(getpid())").path
-      let file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
-      try #require(file >= 0)
-      defer {
-        close(file)
-        unlink(path)
-      }
-      try #require(ftruncate(file, 4096) == 0)
-      let mapped = try #require(mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0))
-      try #require(mapped != MAP_FAILED)
-      defer { munmap(mapped, 4096) }
-      let memory = UnsafeMutableRawPointer(mapped)
+      let page = try MappedFilePage()
+      let memory = page.memory
       let descriptor = memory + 256
       descriptor.storeBytes(of: UInt32(0x11), as: UInt32.self)  // a struct, not generic
       memory.storeBytes(of: UInt(0x200), as: UInt.self)  // a struct's kind
@@ -54,6 +42,7 @@
       defer { copy.deallocate() }
       copy.copyMemory(from: UnsafeRawPointer(bitPattern: Self.metadata(Plain.self))!, byteCount: 16)
       #expect(!GenericMetadataProof.isGenuine(UInt(bitPattern: copy), map: map))
+      withExtendedLifetime(page) {}
     }
   }
 #endif

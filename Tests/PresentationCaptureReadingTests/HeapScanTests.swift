@@ -444,18 +444,8 @@ extension HeapScanSuites {
       defer { forged.deallocate() }
       real.value = nil
       // The descriptor: a file mapped into the process (file-backed, so "in an image").
-      let path = FileManager.default.temporaryDirectory.appendingPathComponent("forged-descriptor-\(getpid())").path
-      let file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
-      try #require(file >= 0)
-      defer {
-        close(file)
-        unlink(path)
-      }
-      try #require(ftruncate(file, 4096) == 0)
-      let mapped = try #require(mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0))
-      try #require(mapped != MAP_FAILED)
-      defer { munmap(mapped, 4096) }
-      let descriptor = UnsafeMutableRawPointer(mapped)
+      let page = try MappedFilePage()
+      let descriptor = page.memory
       descriptor.storeBytes(of: UInt32(0x11 | 0x80), as: UInt32.self)  // a generic struct
       descriptor.storeBytes(of: UInt16(1), toByteOffset: 36, as: UInt16.self)  // 1 parameter
       descriptor.storeBytes(of: UInt16(1), toByteOffset: 38, as: UInt16.self)  // 1 requirement
@@ -481,7 +471,7 @@ extension HeapScanSuites {
       let report = try #require(CaptureScanner.scanHeap(forHoldersOf: survivor))
       #expect(report.holders.isEmpty, "\(report)")
       #expect(report.hits >= 1, "the forged word is there and was rejected")
-      withExtendedLifetime(real) {}
+      withExtendedLifetime((real, page)) {}
     }
   }
 }
