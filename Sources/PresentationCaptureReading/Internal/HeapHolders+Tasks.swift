@@ -74,10 +74,10 @@
   struct TaskSlabHit {
     let address: UInt
     /// The address of the node the word held when it was found.
-    var held: UInt = 0
+    let held: UInt
     /// Whether the word is not a task-local item's value: then it counts only inside a live async
     /// frame on the task's resume chain, as conservative evidence (`taskFrameHolder`).
-    var isFrameWord = false
+    let isFrameWord: Bool
   }
 
   extension HolderSearch {
@@ -160,7 +160,7 @@
         }
         if carried.isFrameWord { return taskFrameHolder(task: task, allocation: allocation, hit: carried, used: used) }
         hit = carried.address
-        held = HeapNode(address: ProcessMemory.word(at: hit) ?? 0, kind: .survivor)
+        held = HeapNode(address: carried.held, kind: .survivor)
       } else {
         hit = address
         held = child

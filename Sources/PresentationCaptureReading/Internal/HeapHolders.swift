@@ -553,12 +553,9 @@
       return symbol.name.hasSuffix("Mf") && metadata > symbol.address && metadata < symbol.address &+ symbol.size
     }
 
-    /// The symbol of the image (a file mapped into the process) that covers `address`.
+    /// The symbol of a loaded image that covers `address`.
     private static func imageSymbol(at address: UInt, map: MemoryMap) -> ImageSymbols.Symbol? {
-      guard let region = map.region(containing: address), region.isFileBacked,
-        let image = LoadedImage.all(in: map).first(where: { $0.path == region.path })
-      else { return nil }
-      return ImageSymbols.symbol(at: address, in: image)
+      ImageSymbols.symbol(at: address, in: LoadedImage.all(in: map), map: map)
     }
 
     /// Where the metadata keeps its generic arguments: a struct's and an enum's after their kind and

@@ -229,14 +229,9 @@
       return name
     }
 
-    /// The symbol at `address` in the image that holds it (a writable segment's `.bss` lies in an
-    /// anonymous mapping after the image's own).
+    /// The symbol at `address` in the image that holds it.
     func symbol(at address: UInt) -> ImageSymbols.Symbol? {
-      let region = map.region(containing: address)
-      let image =
-        region.flatMap { region in images.first { region.isFileBacked && $0.path == region.path } }
-        ?? images.first { image in image.writableSegments.contains { $0.contains(address) } }
-      return image.flatMap { ImageSymbols.symbol(at: address, in: $0) }
+      ImageSymbols.symbol(at: address, in: images, map: map)
     }
 
     /// `partial apply for closure #1 in f()` → `closure #1 in f()`; `Task<>.sleep` → `Task.sleep`;

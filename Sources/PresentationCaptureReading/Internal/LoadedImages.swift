@@ -85,6 +85,17 @@
       }
     }
 
+    /// The symbol at `address` in whichever of `images` holds it: the image whose file is mapped
+    /// there, or, for a writable segment's `.bss` (an anonymous mapping after the image's own), the
+    /// image whose segment holds it.
+    static func symbol(at address: UInt, in images: [LoadedImage], map: MemoryMap) -> Symbol? {
+      let region = map.region(containing: address)
+      let image =
+        region.flatMap { region in images.first { region.isFileBacked && $0.path == region.path } }
+        ?? images.first { image in image.writableSegments.contains { $0.contains(address) } }
+      return image.flatMap { symbol(at: address, in: $0) }
+    }
+
     /// The address in this process of the symbol named `name` in `image`.
     static func address(of name: String, in image: LoadedImage) -> UInt? {
       cache.table(for: image.path)?.value(of: name).map { $0 + image.bias }
